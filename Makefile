@@ -1,0 +1,105 @@
+# portkit: generate arch/<name> from a spec, build Linux 6.1 with it, boot it
+# in the TSAR emulator. Every target installs what it needs first.
+#
+#   make run            the main job (generate, build kernel + emulator, boot)
+#   make test           every test
+#   make bench          emulator benchmark (figures, not pass/fail)
+#   SPEC=path.yaml      use another spec (default arch-spec.yaml)
+
+SPEC      ?= arch-spec.yaml
+PYTHON    ?= /usr/bin/python3
+JOBS      ?= $(shell nproc)
+TOP       := $(abspath .)
+BUILD     := $(TOP)/build
+
+# The Debian kernel source, unpacked once and shared by every spec.
+KSRC_TAR  := /usr/src/linux-source-6.1.tar.xz
+KSRC      := $(BUILD)/linux-source-6.1
+
+# What the spec is called and where its output goes: the default spec
+# generates into generated/ (committed), any other one under build/gen/.
+SPEC_STEM := $(basename $(notdir $(SPEC)))
+ARCH_NAME  = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) arch.name)
+DEFCONFIG  = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) arch.defconfig)
+PLATFORM   = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.name)
+ifeq ($(abspath $(SPEC)),$(TOP)/arch-spec.yaml)
+GEN_OUT   := $(TOP)/generated
+KOUT       = $(BUILD)/$(ARCH_NAME)
+else
+GEN_OUT   := $(BUILD)/gen/$(SPEC_STEM)
+KOUT       = $(BUILD)/$(SPEC_STEM)
+endif
+
+KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
+EMU        = $(BUILD)/bin/tsar-emu
+
+.PHONY: all setup deps generate check-generated kernel-tree kconfig kernel \
+	emulator run test bench clean distclean help
+
+all: run
+
+help:
+	@sed -n '2,9p' Makefile
+
+deps:
+	@scripts/install-deps.sh
+
+setup: deps kernel-tree
+
+generate:
+	@scripts/install-deps.sh kernel
+	$(PYTHON) generate.py $(SPEC) -o $(GEN_OUT)
+
+check-generated:
+	$(PYTHON) generate.py arch-spec.yaml --check
+
+# Unpack the kernel once; then point arch/<name> at the generated tree.
+$(KSRC)/Makefile:
+	@scripts/install-deps.sh kernel
+	@mkdir -p $(BUILD)
+	@echo "  UNPACK  $(KSRC_TAR) -> $(KSRC) (about 10 s, one dot per 5000 files)"
+	@rm -rf $(KSRC).tmp && mkdir -p $(KSRC).tmp
+	@tar -C $(KSRC).tmp -xf $(KSRC_TAR) --checkpoint=5000 --checkpoint-action=dot
+	@echo
+	@mv $(KSRC).tmp/linux-source-6.1 $(KSRC) && rmdir $(KSRC).tmp
+
+kernel-tree: $(KSRC)/Makefile generate
+	@ln -sfn $(GEN_OUT)/arch/$(ARCH_NAME) $(KSRC)/arch/$(ARCH_NAME)
+	@echo "  LINK    $(KSRC)/arch/$(ARCH_NAME) -> $(GEN_OUT)/arch/$(ARCH_NAME)"
+
+# Configure from the generated defconfig (again whenever it changes).
+kconfig: kernel-tree
+	@mkdir -p $(KOUT)
+	@if [ ! -f $(KOUT)/.config ] || \
+	    [ $(GEN_OUT)/arch/$(ARCH_NAME)/configs/$(DEFCONFIG) -nt $(KOUT)/.config ]; then \
+		$(KMAKE) $(DEFCONFIG); \
+	else \
+		$(KMAKE) olddefconfig; \
+	fi
+
+# Configuration, headers, prepare and the device tree blobs.
+kernel: kconfig
+	$(KMAKE) prepare
+	$(KMAKE) dtbs
+	@cp $(KOUT)/arch/$(ARCH_NAME)/boot/dts/$(PLATFORM).dtb $(KOUT)/$(PLATFORM).dtb
+	@echo "  DTB     $(KOUT)/$(PLATFORM).dtb"
+
+emulator:
+	@scripts/install-deps.sh emulator
+	$(MAKE) -C emulator BUILD=$(BUILD)
+
+run: kernel emulator
+	@echo "portkit: generated, configured and prepared $(ARCH_NAME) in $(KOUT)"
+
+test: deps emulator
+	$(PYTHON) -m pytest tests
+
+bench: emulator
+	@scripts/install-deps.sh test
+	$(MAKE) -C emulator BUILD=$(BUILD) bench
+
+clean:
+	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_TSAR_IO_H
+#define _ASM_TSAR_IO_H
+
+#include <linux/types.h>
+#include <asm/pgtable.h>
+
+/*
+ * Devices are memory-mapped and reached through ioremap() (generic
+ * ioremap with uncached kernel pages). There is no I/O port space.
+ */
+#include <asm-generic/io.h>
+
+#endif /* _ASM_TSAR_IO_H */

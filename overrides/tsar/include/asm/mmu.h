@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_TSAR_MMU_H
+#define _ASM_TSAR_MMU_H
+
+/*
+ * No address-space identifiers: switching PTPR drops the non-global
+ * TLB entries, so a context needs no per-mm MMU state.
+ */
+typedef struct {
+	unsigned long unused;
+} mm_context_t;
+
+#endif /* _ASM_TSAR_MMU_H */
