@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Build and run differential tests: QEMU user mode vs tsar-emu (vs the model).
+
+Usage (from anywhere):
+  emulator/diff/rundiff.py [--seed N] [--batches B] [--seqs S] [--insns I]
+                           [--variants kphys,kmmu,user] [--no-tsar] [--directed]
+  emulator/diff/rundiff.py --repro build/emulator/diff/fail-....S
+
+Each batch is one ELF per platform/variant.  QEMU (qemu-mipsel -cpu 24Kc) is the
+oracle.  tsar-emu variants: kphys = kernel mode, MMU off; kmmu = kernel mode,
+MMU on (identity page table, 2 MiB and 4 KiB pages); user = user mode, MMU on.
+On a mismatch the report names the seed, the sequence, the first differing
+register/word, and a standalone reproducer .S is written under build/.
+"""
+
+import argparse
+import concurrent.futures as cf
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import gen  # noqa: E402
+import mipsmodel as M  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+BUILD = os.environ.get("DIFF_BUILD", os.path.join(ROOT, "build", "emulator", "diff"))
+HARNESS = os.path.join(HERE, "harness")
+CC = os.environ.get("MIPS_CC", "mipsel-linux-gnu-gcc")
+CFLAGS = ["-EL", "-march=mips32r2", "-mno-abicalls", "-fno-pic", "-fno-pie", "-no-pie",
+          "-nostdlib", "-static", "-G0", "-msoft-float", "-Wa,-mno-fix-loongson3-llsc",
+          "-Wl,--build-id=none", "-Wl,-z,norelro", "-Wl,-z,noexecstack",
+          "-Wl,-T," + os.path.join(HARNESS, "link.ld")]
+QEMU = os.environ.get("QEMU_MIPSEL", "qemu-mipsel")
+QEMU_CPU = os.environ.get("QEMU_CPU", "24Kc")
+TSAR_EMU = os.environ.get("TSAR_EMU", os.path.join(ROOT, "build", "bin", "tsar-emu"))
+TSAR_ARGS = os.environ.get("TSAR_EMU_ARGS", "-serial stdio").split()
+VARIANTS = {"kphys": ["-DTSAR_MMU=0", "-DTSAR_USER=0"],
+            "kmmu": ["-DTSAR_MMU=1", "-DTSAR_USER=0"],
+            "user": ["-DTSAR_MMU=1", "-DTSAR_USER=1"]}
+TIMEOUT = float(os.environ.get("DIFF_TIMEOUT", "120"))
+
+
+class DiffError(Exception):
+    pass
+
+
+def sh(cmd, **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=kw.pop("timeout", TIMEOUT), **kw)
+    return r
+
+
+def build_elf(asm_path, platform, out):
+    """Link crt_<platform> with the batch into ELF `out`."""
+    if platform == "qemu":
+        crt, defs = "crt_qemu.S", []
+    else:
+        crt, defs = "crt_tsar.S", VARIANTS[platform]
+    cmd = [CC] + CFLAGS + defs + ["-o", out, os.path.join(HARNESS, crt), asm_path]
+    r = sh(cmd)
+    if r.returncode:
+        raise DiffError("build failed: %s\n%s" % (" ".join(cmd), r.stderr.decode()[-4000:]))
+    return out
+
+
+def check_symbols(elf, seqs):
+    """The assembler must have put every body where the generator expected."""
+    r = sh([CC.replace("gcc", "nm"), elf])
+    syms = {}
+    for line in r.stdout.decode().splitlines():
+        p = line.split()
+        if len(p) == 3:
+            syms[p[2]] = int(p[0], 16)
+    for s in seqs:
+        a = syms.get("S%d" % s.index)
+        if a != s.body_addr:
+            raise DiffError("layout error: S%d at %s, expected 0x%08x"
+                            % (s.index, a and hex(a), s.body_addr))
+
+
+def run_qemu(elf):
+    r = sh([QEMU, "-cpu", QEMU_CPU, elf])
+    if r.returncode:
+        raise DiffError("qemu-mipsel %s exited with %d (signal=trap/fault in guest?)\n%s"
+                        % (elf, r.returncode, r.stderr.decode()[-2000:]))
+    data = r.stdout
+    return list(struct.unpack("<%dI" % (len(data) // 4), data[:len(data) // 4 * 4]))
+
+
+HEX_RE = re.compile(rb"BEGIN\r?\n(.*?)END", re.S)
+
+
+def run_tsar(elf):
+    cmd = [TSAR_EMU] + TSAR_ARGS + [elf]
+    t = time.time()
+    r = sh(cmd, stdin=subprocess.DEVNULL)
+    dt = time.time() - t
+    m = HEX_RE.search(r.stdout)
+    if not m:
+        raise DiffError("tsar-emu produced no dump (exit %d): %s\nstdout tail: %r\n"
+                        "stderr tail: %r" % (r.returncode, " ".join(cmd),
+                                             r.stdout[-600:], r.stderr[-1500:]))
+    words = [int(x, 16) for x in m.group(1).split()]
+    if r.returncode != 0:
+        raise DiffError("tsar-emu exited with %d after the dump: %s\nstderr tail: %r"
+                        % (r.returncode, " ".join(cmd), r.stderr[-1500:]))
+    return words, dt
+
+
+def split(words, seqs):
+    n = gen.REC_WORDS
+    if len(words) != n * len(seqs):
+        raise DiffError("dump has %d words, expected %d" % (len(words), n * len(seqs)))
+    return [words[i * n:(i + 1) * n] for i in range(len(seqs))]
+
+
+def first_diff(a, b):
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return k
+    return None
+
+
+def write_repro(seqs, seq, tag):
+    os.makedirs(BUILD, exist_ok=True)
+    path = os.path.join(BUILD, "fail-%s-seq%d.S" % (tag, seq.index))
+    with open(path, "w") as f:
+        f.write("# Standalone reproducer: %s (sequence %d)\n" % (seq.name, seq.index))
+        f.write("# Run: emulator/diff/rundiff.py --repro %s\n" % path)
+        try:
+            exp = seq.expected()
+            f.write("# model expects: " + " ".join(
+                "%s=%08x" % (n, v) for n, v in zip(gen.FIELD_NAMES, exp)) + "\n")
+        except (M.Trap, M.Unpredictable) as e:
+            f.write("# model: %s\n" % e)
+        f.write(gen.batch_asm(seqs, only={seq.index}))
+    return path
+
+
+def compare(seqs, results, tag, seed):
+    """results: {platform: [records]}. Returns a list of mismatch reports."""
+    reports = []
+    ref = results["qemu"]
+    for i, s in enumerate(seqs):
+        try:
+            model = s.expected()
+        except (M.Trap, M.Unpredictable) as e:
+            reports.append("seed %s %s seq %d (%s): the model failed: %s" % (seed, tag, s.index, s.name, e))
+            model = [0] * len(ref[i])
+        k = first_diff(ref[i], model)
+        if k is not None:
+            reports.append(
+                "seed %s %s seq %d (%s): MODEL vs qemu differ at %s: qemu=0x%08x model=0x%08x"
+                " (generator/model bug, not an emulator bug)\n  reproducer: %s"
+                % (seed, tag, s.index, s.name, gen.FIELD_NAMES[k], ref[i][k], model[k],
+                   write_repro(seqs, s, tag)))
+        for plat, recs in results.items():
+            if plat == "qemu":
+                continue
+            k = first_diff(ref[i], recs[i])
+            if k is not None:
+                reports.append(
+                    "seed %s %s seq %d (%s): tsar-emu[%s] differs at %s: qemu=0x%08x "
+                    "tsar=0x%08x model=0x%08x\n  reproducer: %s"
+                    % (seed, tag, s.index, s.name, plat, gen.FIELD_NAMES[k], ref[i][k],
+                       recs[i][k], model[k], write_repro(seqs, s, tag + "-" + plat)))
+    return reports
+
+
+def run_batch(seqs, tag, seed, variants, use_tsar=True):
+    """Build, run and compare one batch. Returns (reports, stats)."""
+    os.makedirs(BUILD, exist_ok=True)
+    asm = os.path.join(BUILD, tag + ".S")
+    with open(asm, "w") as f:
+        f.write(gen.batch_asm(seqs))
+    stats = {"insns": sum(len(s.body) for s in seqs), "seqs": len(seqs)}
+    elf = build_elf(asm, "qemu", os.path.join(BUILD, tag + "-qemu.elf"))
+    check_symbols(elf, seqs)
+    results = {"qemu": split(run_qemu(elf), seqs)}
+    if use_tsar:
+        for v in variants:
+            elf = build_elf(asm, v, os.path.join(BUILD, "%s-%s.elf" % (tag, v)))
+            words, dt = run_tsar(elf)
+            stats["tsar_" + v + "_s"] = dt
+            results[v] = split(words, seqs)
+    return compare(seqs, results, tag, seed), stats
+
+
+def gen_batch(seed, nseq, ninsn):
+    seqs = gen.random_batch(seed, nseq, ninsn)
+    gen.check_online(seqs)
+    return seqs
+
+
+def run_random(seed, batches, nseq, ninsn, variants, use_tsar=True, jobs=2):
+    """Generate `batches` batches (seeds seed..seed+batches-1) and run them."""
+    reports, stats = [], []
+    with cf.ProcessPoolExecutor(jobs) as ex:
+        futs = [ex.submit(_random_job, seed + b, nseq, ninsn, variants, use_tsar)
+                for b in range(batches)]
+        for f in futs:
+            r, st = f.result()
+            reports += r
+            stats.append(st)
+    return reports, stats
+
+
+def _random_job(seed, nseq, ninsn, variants, use_tsar):
+    seqs = gen_batch(seed, nseq, ninsn)
+    return run_batch(seqs, "rand-s%d" % seed, seed, variants, use_tsar)
+
+
+def run_directed(variants, use_tsar=True):
+    import directed
+    seqs = directed.all_sequences()
+    gen.place_all(seqs)
+    return run_batch(seqs, "directed", "directed", variants, use_tsar)
+
+
+def repro(path, variants, use_tsar=True):
+    """Re-run a standalone reproducer: prints every platform's record."""
+    recs = {}
+    elf = build_elf(path, "qemu", path[:-2] + "-qemu.elf")
+    recs["qemu"] = run_qemu(elf)
+    if use_tsar:
+        for v in variants:
+            elf = build_elf(path, v, path[:-2] + "-%s.elf" % v)
+            recs[v] = run_tsar(elf)[0]
+    names = gen.FIELD_NAMES
+    plats = list(recs)
+    print("%-10s " % "field" + " ".join("%-10s" % p for p in plats))
+    bad = 0
+    for k in range(min(len(r) for r in recs.values())):
+        vals = [recs[p][k] for p in plats]
+        mark = "" if len(set(vals)) == 1 else "   <-- differs"
+        bad += bool(mark)
+        print("%-10s " % names[k % len(names)] + " ".join("0x%08x" % v for v in vals) + mark)
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batches", type=int, default=4)
+    ap.add_argument("--seqs", type=int, default=300)
+    ap.add_argument("--insns", type=int, default=250)
+    ap.add_argument("--variants", default="kphys,kmmu,user")
+    ap.add_argument("--no-tsar", action="store_true")
+    ap.add_argument("--directed", action="store_true", help="run the directed set only")
+    ap.add_argument("--repro")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    a = ap.parse_args()
+    variants = [v for v in a.variants.split(",") if v]
+    use_tsar = not a.no_tsar
+    if use_tsar and not os.path.exists(TSAR_EMU):
+        sys.exit("tsar-emu not found at %s (build it or pass --no-tsar)" % TSAR_EMU)
+    t0 = time.time()
+    if a.repro:
+        sys.exit(1 if repro(a.repro, variants, use_tsar) else 0)
+    if a.directed:
+        reports, st = run_directed(variants, use_tsar)
+        stats = [st]
+    else:
+        reports, stats = run_random(a.seed, a.batches, a.seqs, a.insns, variants,
+                                    use_tsar, a.jobs)
+    n = sum(s["insns"] for s in stats)
+    print("%d sequences, %d body instructions, %d mismatches, %.1f s"
+          % (sum(s["seqs"] for s in stats), n, len(reports), time.time() - t0))
+    for r in reports[:20]:
+        print(r)
+    sys.exit(1 if reports else 0)
+
+
+if __name__ == "__main__":
+    main()
