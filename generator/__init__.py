@@ -1,0 +1,51 @@
+"""portkit's generator: arch-spec.yaml + templates/ + overrides/ -> arch/<name>/.
+
+Modules
+  spec      load the YAML with line numbers, walk the schema, normalize
+  schema    the declarative spec schema (types, defaults, ranges, docs)
+  checks    cross-field consistency rules, one function each
+  derive    values computed from the spec (the ``derived`` template variable)
+  filters   Jinja filters and helper functions
+  headers   the "generated, do not edit" header and its placement
+  render    templates + overrides -> files in memory
+  output    manifest, drift detection, atomic writes, --check/--diff
+  cli       the generate.py command line
+
+Template context (Jinja globals)
+  spec              the whole normalized spec (dict)
+  arch isa abi mmu layout platform boot kernel   its top-level sections
+  derived           computed values (see generator/derive.py)
+  spec_path         the spec file, relative to the project root
+  portkit_version   generator version
+  output_path       this file's path, e.g. arch/tsar/include/asm/page.h
+  source_path       this file's template/override, e.g. templates/Makefile.j2
+  generated_header()  the header comment (without newline); a template that
+                    prints it chooses its place, otherwise it is inserted
+                    automatically (after a #! line and the SPDX line)
+  bit() bits() mask() field_mask() align_up() align_down() log2()  as below
+
+Filters
+  hex(width=8)      0x%0*x, lowercase: {{ 4096|hex }} 0x00001000, hex(0) 0x1000
+  hexu(width=8)     same, uppercase digits: 0xC0000000
+  log2              exact log2; error unless a power of two
+  c_ident           any string -> C identifier (non-alnum -> _)
+  c_macro           c_ident, uppercased
+  upper             (Jinja builtin) uppercase
+  bit               1 << n
+  bits              mask of a list of bit numbers: [31, 30] -> 0xc0000000
+  mask(lsb=0)       width -> ((1 << width) - 1) << lsb
+  field_mask        {lsb, width} mapping -> its mask
+  bit_list          integer -> list of set bit numbers
+  align_up(a) align_down(a)  round to a multiple of a
+  human_size        4096 -> 4K, 2097152 -> 2M
+  sz                268435456 -> SZ_256M (linux/sizes.h name)
+  cells(n=1)        number -> n device-tree cells: "0x0 0x10000000"
+  c_string          quoted, escaped C/dts string literal
+  tab_to(col=24)    pad with tabs so the next text starts at column col
+  kconfig_bool      true/false -> y/n
+  c_bool            true/false -> 1/0
+Tests
+  power_of_two      {% if x is power_of_two %}
+"""
+
+__version__ = "0.1.0"

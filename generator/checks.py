@@ -1,0 +1,524 @@
+"""Cross-field consistency rules of the spec.
+
+One small function per rule, registered with ``@rule``; each receives the
+normalized spec data and a ``report(path, message)`` callback. A message says
+what is wrong (with the numbers) and, after a newline, ``why:`` it matters.
+To add a rule, write another decorated function: nothing else to change.
+
+Rules may assume the schema held (types, required keys) when the schema walk
+found no error; when it did, a rule tripping over a missing value is skipped,
+so that all independent problems are still reported in one run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import Diagnostic
+from .schema import O32_REGISTERS
+
+Report = Callable[[str, str], None]
+RULES: list[Callable[[dict[str, Any], Report], None]] = []
+
+O32_NAMES_DOC = "zero at v0 v1 a0-a3 t0-t9 s0-s8 (s8 = fp) k0 k1 gp sp ra"
+
+
+def rule(fn):
+    RULES.append(fn)
+    return fn
+
+
+def run_checks(spec, partial: bool = False) -> list[Diagnostic]:
+    """Run every rule; with ``partial`` (schema errors exist) skip rules that crash."""
+    out: list[Diagnostic] = []
+
+    def report(path: str, message: str) -> None:
+        out.append(spec.diag(path, message))
+
+    for fn in RULES:
+        try:
+            fn(spec.data, report)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError, ZeroDivisionError):
+            if not partial:
+                raise
+    return out
+
+
+def is_pow2(n: int) -> bool:
+    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
+
+
+def log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def h(n: int) -> str:
+    return f"0x{n:x}"
+
+
+def size_str(n: int) -> str:
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n and n % (1 << shift) == 0:
+            return f"{n >> shift}{unit}"
+    return str(n)
+
+
+# --- ISA ---------------------------------------------------------------------
+
+@rule
+def word_bits_32(d, report):
+    wb = d["isa"]["word_bits"]
+    if wb != 32:
+        report("isa.word_bits", f"only 32-bit processors are supported for now, found {wb}\n"
+               "why: the page-table geometry, the one-word pt_regs slots and the o32 "
+               "syscall ABI that portkit handles all assume 32-bit words")
+
+
+@rule
+def cache_line_pow2(d, report):
+    n = d["isa"]["l1_cache_line"]
+    if not is_pow2(n):
+        report("isa.l1_cache_line", f"cache line size {n} is not a power of two\n"
+               "why: L1_CACHE_SHIFT = log2(line size) must be exact")
+
+
+# --- MMU geometry ------------------------------------------------------------
+
+@rule
+def page_sizes_pow2(d, report):
+    m = d["mmu"]
+    for key in ("page_size", "big_page_size"):
+        if not is_pow2(m[key]):
+            report(f"mmu.{key}", f"{m[key]} ({h(m[key])}) is not a power of two\n"
+                   "why: PAGE_SHIFT/PGDIR_SHIFT are log2 of the size and addresses are split "
+                   "into index bits")
+    for i, lvl in enumerate(m["levels"]):
+        if lvl is not None and not is_pow2(lvl["align"]):
+            report(f"mmu.levels[{i}].align", f"alignment {lvl['align']} is not a power of two")
+
+
+@rule
+def thread_size_ok(d, report):
+    ts, ps = d["abi"]["thread_size"], d["mmu"]["page_size"]
+    if not is_pow2(ts) or ts < ps:
+        report("abi.thread_size", f"thread_size {size_str(ts)} must be a power of two >= "
+               f"page_size ({size_str(ps)})\n"
+               "why: kernel stacks are allocated as 2^THREAD_SIZE_ORDER pages and found by "
+               "masking the stack pointer with ~(THREAD_SIZE - 1)")
+
+
+@rule
+def levels_geometry(d, report):
+    m = d["mmu"]
+    pt1, pt2 = m["levels"]
+    ps, bps = m["page_size"], m["big_page_size"]
+    pt2_bytes = pt2["entries"] * pt2["entry_bits"] // 8
+    if pt2_bytes != ps:
+        report("mmu.levels[1].entries",
+               f"a {pt2['name']} table is {pt2['entries']} x {pt2['entry_bits'] // 8} bytes = "
+               f"{pt2_bytes} bytes, but page_size is {ps}\n"
+               "why: each second-level table must fill exactly one page (it is allocated "
+               "as a page and indexed by the virtual-address bits above PAGE_SHIFT)")
+    if bps != ps * pt2["entries"]:
+        report("mmu.big_page_size",
+               f"big_page_size is {size_str(bps)}, but page_size x {pt2['name']} entries = "
+               f"{size_str(ps)} x {pt2['entries']} = {size_str(ps * pt2['entries'])}\n"
+               "why: one first-level entry maps what one second-level table maps")
+    space = 1 << d["isa"]["word_bits"]
+    if pt1["entries"] * bps != space:
+        report("mmu.levels[0].entries",
+               f"{pt1['name']} entries x big_page_size = {pt1['entries']} x {size_str(bps)} = "
+               f"{h(pt1['entries'] * bps)}, but the address space is 2^{d['isa']['word_bits']} "
+               f"= {h(space)}\n"
+               "why: the first-level table must cover the whole virtual address space")
+
+
+@rule
+def ptpr_shift_matches_align(d, report):
+    m = d["mmu"]
+    align = m["levels"][0]["align"]
+    if is_pow2(align) and m["ptpr_shift"] != log2(align):
+        report("mmu.ptpr_shift",
+               f"ptpr_shift is {m['ptpr_shift']} but log2({m['levels'][0]['name']} align "
+               f"{size_str(align)}) is {log2(align)}\n"
+               "why: PTPR holds the table's physical address shifted right by ptpr_shift; "
+               "the dropped bits must be zero, i.e. exactly the alignment bits")
+
+
+# --- PTE layout --------------------------------------------------------------
+
+@rule
+def pte_bits_in_flag_word(d, report):
+    for name, b in d["mmu"]["pte_bits"].items():
+        if b is not None and b["bit"] > 31:
+            report(f"mmu.pte_bits.{name}.bit", f"bit {b['bit']} exceeds 31\n"
+                   "why: PTE flags live in the 32-bit flag word of the entry")
+
+
+@rule
+def pte_bits_distinct(d, report):
+    owner: dict[int, str] = {}
+    for name, b in d["mmu"]["pte_bits"].items():
+        if b is None:
+            continue
+        if b["bit"] in owner:
+            report(f"mmu.pte_bits.{name}.bit",
+                   f"bit {b['bit']} is also used by '{owner[b['bit']]}'\n"
+                   "why: two flags on one bit cannot be set or tested independently")
+        else:
+            owner[b["bit"]] = name
+
+
+@rule
+def pte_bits_software_consistent(d, report):
+    for name, b in d["mmu"]["pte_bits"].items():
+        if b is not None and b["software"] and (b["set_by_hw"] or b["hw"]):
+            report(f"mmu.pte_bits.{name}.software",
+                   f"'{name}' is marked software: true but also has a hardware name or "
+                   "set_by_hw\nwhy: a software bit is one the hardware ignores")
+
+
+def _field_bits(f: dict[str, int]) -> range:
+    return range(f["lsb"], f["lsb"] + f["width"])
+
+
+@rule
+def ppn_fields_fit(d, report):
+    m = d["mmu"]
+    levels = m["levels"]
+    for key, lvl in (("pte1_ppn", levels[0]), ("ptd1_ptpn", levels[0]), ("pte2_ppn", levels[1])):
+        f = m[key]
+        if f["lsb"] + f["width"] > 32:
+            report(f"mmu.{key}.width", f"bits {f['lsb']}..{f['lsb'] + f['width'] - 1} exceed "
+                   "the 32-bit word\nwhy: each field must fit in one 32-bit word of the entry")
+        words = lvl["entry_bits"] // 32
+        if f["word"] >= words:
+            report(f"mmu.{key}.word", f"word {f['word']} does not exist in a "
+                   f"{lvl['entry_bits']}-bit {lvl['name']} entry (words 0..{words - 1})")
+
+
+def _overlapping_flags(d, field: dict[str, int], keep=lambda name, b: True) -> list[str]:
+    """Flags (filtered by ``keep``) whose bit lies inside the bit field."""
+    bits = set(_field_bits(field))
+    return [f"{name} (bit {b['bit']})" for name, b in d["mmu"]["pte_bits"].items()
+            if b is not None and b["bit"] in bits and keep(name, b)]
+
+
+@rule
+def pte1_ppn_clear_of_flags(d, report):
+    f = d["mmu"]["pte1_ppn"]
+    if f["word"] != 0:
+        return
+    hits = _overlapping_flags(d, f, lambda name, b: b["pte1"])
+    if hits:
+        report("mmu.pte1_ppn", f"PPN bits {f['lsb']}..{f['lsb'] + f['width'] - 1} overlap flag "
+               f"bits: {', '.join(hits)}\n"
+               "why: a big-page PTE1 holds its flags and its PPN in the same 32-bit word, so "
+               "every flag must lie outside the PPN field\n"
+               "fix: move the flag, narrow pte1_ppn, or, if the flag only marks non-present "
+               "entries (swap, PROT_NONE), say so with 'pte1: false' on it")
+
+
+@rule
+def pte2_ppn_clear_of_flags(d, report):
+    f = d["mmu"]["pte2_ppn"]
+    if f["word"] != 0:
+        return  # PPN in its own word (the usual case): nothing to collide with
+    hits = _overlapping_flags(d, f)
+    if hits:
+        report("mmu.pte2_ppn", f"PPN bits {f['lsb']}..{f['lsb'] + f['width'] - 1} of word 0 "
+               f"overlap flag bits: {', '.join(hits)}\n"
+               "why: word 0 of a PTE2 is its flag word")
+
+
+@rule
+def ptd1_ptpn_clear_of_v_t(d, report):
+    # The PTPN may cover flag bits: in a PTD only V (present) and T (ptd) are
+    # looked at by the walker. Those two must stay outside it.
+    f = d["mmu"]["ptd1_ptpn"]
+    if f["word"] != 0:
+        return
+    hits = _overlapping_flags(d, f, lambda name, b: name in ("present", "ptd"))
+    if hits:
+        report("mmu.ptd1_ptpn", f"PTPN bits {f['lsb']}..{f['lsb'] + f['width'] - 1} overlap "
+               f"{', '.join(hits)}\n"
+               "why: the walker reads V and T of a PTD to know it is a valid pointer to a "
+               "second-level table (other flag bits may overlap the PTPN)")
+
+
+@rule
+def ppn_fields_cover_phys(d, report):
+    m = d["mmu"]
+    pab = m["phys_addr_bits"]
+    for key, size, what in (("pte1_ppn", m["big_page_size"], "big page"),
+                            ("ptd1_ptpn", m["page_size"], "page (second-level table)"),
+                            ("pte2_ppn", m["page_size"], "page")):
+        if not is_pow2(size):
+            continue
+        reach = m[key]["width"] + log2(size)
+        if reach < pab:
+            report(f"mmu.{key}.width", f"{m[key]['width']} bits of {what} number reach only "
+                   f"2^{reach} bytes, but phys_addr_bits is {pab}\n"
+                   "why: every physical address the MMU can emit must be expressible")
+
+
+# --- Layout ------------------------------------------------------------------
+
+@rule
+def virtual_addresses_fit(d, report):
+    top = 1 << d["isa"]["word_bits"]
+    for key in ("page_offset", "task_size", "kernel_link_address", "fixmap_top"):
+        v = d["layout"][key]
+        if v > top:
+            report(f"layout.{key}", f"{h(v)} is beyond the {d['isa']['word_bits']}-bit "
+                   "virtual address space")
+
+
+@rule
+def page_offset_aligned(d, report):
+    po, bps = d["layout"]["page_offset"], d["mmu"]["big_page_size"]
+    if is_pow2(bps) and po % bps:
+        report("layout.page_offset", f"PAGE_OFFSET {h(po)} is not aligned to big_page_size "
+               f"({size_str(bps)})\n"
+               "why: lowmem is mapped with first-level big pages, which map aligned "
+               "virtual to aligned physical addresses")
+
+
+@rule
+def task_size_below_page_offset(d, report):
+    lay = d["layout"]
+    if lay["task_size"] > lay["page_offset"]:
+        report("layout.task_size", f"TASK_SIZE {h(lay['task_size'])} is above PAGE_OFFSET "
+               f"{h(lay['page_offset'])}\n"
+               "why: user space would overlap the kernel's linear mapping")
+
+
+def _banks(d):
+    return [b for b in d["platform"]["memory"] if b is not None]
+
+
+@rule
+def phys_offset_is_bank_base(d, report):
+    po, bps = d["layout"]["phys_offset"], d["mmu"]["big_page_size"]
+    bases = [b["base"] for b in _banks(d)]
+    if po not in bases:
+        report("layout.phys_offset", f"PHYS_OFFSET {h(po)} is not the base of a RAM bank "
+               f"(bank bases: {', '.join(h(b) for b in bases)})\n"
+               "why: PAGE_OFFSET maps PHYS_OFFSET, the first byte of lowmem RAM")
+    if is_pow2(bps) and po % bps:
+        report("layout.phys_offset", f"PHYS_OFFSET {h(po)} is not aligned to big_page_size "
+               f"({size_str(bps)})\n"
+               "why: the linear mapping is built from big pages")
+
+
+@rule
+def kernel_phys_start_in_ram(d, report):
+    kps, ps = d["layout"]["kernel_phys_start"], d["mmu"]["page_size"]
+    if not any(b["base"] <= kps < b["base"] + b["size"] for b in _banks(d)):
+        report("layout.kernel_phys_start", f"kernel_phys_start {h(kps)} is not inside any "
+               "RAM bank\nwhy: the loader copies the kernel image there")
+    if is_pow2(ps) and kps % ps:
+        report("layout.kernel_phys_start", f"kernel_phys_start {h(kps)} is not page aligned "
+               f"({size_str(ps)})\nwhy: the image's sections are mapped page by page")
+
+
+@rule
+def kernel_link_address_consistent(d, report):
+    lay = d["layout"]
+    want = lay["page_offset"] + (lay["kernel_phys_start"] - lay["phys_offset"])
+    if lay["kernel_link_address"] != want:
+        report("layout.kernel_link_address",
+               f"kernel_link_address is {h(lay['kernel_link_address'])}, expected "
+               f"page_offset + (kernel_phys_start - phys_offset) = {h(lay['page_offset'])} + "
+               f"({h(lay['kernel_phys_start'])} - {h(lay['phys_offset'])}) = {h(want)}\n"
+               "why: __pa()/__va() convert by a constant offset, so the link address must "
+               "be the linear-map image of the load address")
+
+
+@rule
+def ram_banks_aligned(d, report):
+    bps = d["mmu"]["big_page_size"]
+    if not is_pow2(bps):
+        return
+    for i, b in enumerate(d["platform"]["memory"]):
+        if b is None:
+            continue
+        for key in ("base", "size"):
+            if b[key] % bps:
+                report(f"platform.memory[{i}].{key}", f"RAM bank {key} {h(b[key])} is not "
+                       f"aligned to big_page_size ({size_str(bps)})\n"
+                       "why: lowmem is mapped with big pages")
+
+
+@rule
+def lowmem_fits(d, report):
+    lay = d["layout"]
+    lowmem = sum(b["size"] for b in _banks(d) if b["base"] >= lay["phys_offset"])
+    room = lay["fixmap_top"] - lay["vmalloc_min_size"] - lay["vmalloc_offset"] - lay["page_offset"]
+    if lowmem > room:
+        report("platform.memory", f"{size_str(lowmem)} of RAM above phys_offset does not fit in "
+               f"[page_offset, fixmap_top - vmalloc_min_size - vmalloc_offset) = "
+               f"[{h(lay['page_offset'])}, {h(lay['page_offset'] + max(room, 0))}), "
+               f"{size_str(max(room, 0))}\n"
+               "why: all RAM must be reachable through the linear mapping and still leave "
+               "the vmalloc and fixmap areas below fixmap_top")
+
+
+# --- Platform ----------------------------------------------------------------
+
+def _regions(d):
+    """(label, path, base, size) of every RAM bank and device."""
+    out = []
+    for i, b in enumerate(d["platform"]["memory"]):
+        if b is not None:
+            out.append((f"RAM bank {i}", f"platform.memory[{i}]", b["base"], b["size"]))
+    for i, dev in enumerate(d["platform"]["devices"]):
+        if dev is not None:
+            out.append((f"device '{dev['name']}'", f"platform.devices[{i}]", dev["base"], dev["size"]))
+    return out
+
+
+@rule
+def regions_in_phys_space(d, report):
+    pab = d["mmu"]["phys_addr_bits"]
+    for label, path, base, size in _regions(d):
+        if base + size > (1 << pab):
+            report(f"{path}.base", f"{label} [{h(base)}, {h(base + size)}) is outside the "
+                   f"{pab}-bit physical address space")
+
+
+@rule
+def regions_disjoint(d, report):
+    regs = sorted(_regions(d), key=lambda r: (r[2], r[1]))
+    for i, (label, path, base, size) in enumerate(regs):
+        for olabel, opath, obase, osize in regs[:i]:
+            if base < obase + osize and obase < base + size:
+                report(f"{path}.base", f"{label} [{h(base)}, {h(base + size)}) overlaps "
+                       f"{olabel} [{h(obase)}, {h(obase + osize)})\n"
+                       "why: one physical address cannot decode to two targets")
+
+
+@rule
+def cells_fit(d, report):
+    p = d["platform"]
+    for label, path, base, size in _regions(d):
+        if base + size > (1 << (32 * p["address_cells"])):
+            report(f"{path}.base", f"{label} address {h(base)} needs more than "
+                   f"#address-cells = {p['address_cells']}")
+        if size >= (1 << (32 * p["size_cells"])):
+            report(f"{path}.size", f"{label} size {h(size)} needs more than "
+                   f"#size-cells = {p['size_cells']}")
+
+
+@rule
+def device_names_unique(d, report):
+    first: dict[str, int] = {}
+    for i, dev in enumerate(d["platform"]["devices"]):
+        if dev is None:
+            continue
+        if dev["name"] in first:
+            report(f"platform.devices[{i}].name", f"duplicate device name '{dev['name']}' "
+                   f"(also platform.devices[{first[dev['name']]}])\n"
+                   "why: names become device-tree nodes and macros; they must be unique")
+        else:
+            first[dev["name"]] = i
+
+
+@rule
+def one_interrupt_controller(d, report):
+    devs = d["platform"]["devices"]
+    ics = [i for i, dev in enumerate(devs) if dev is not None and dev["interrupt_controller"]]
+    if not ics:
+        report("platform.devices", "no device has interrupt_controller: true (exactly one is "
+               "required)\nwhy: device interrupts and the timer are routed through it")
+    for i in ics[1:]:
+        report(f"platform.devices[{i}].interrupt_controller",
+               f"a second interrupt controller (the first is "
+               f"'{devs[ics[0]]['name']}'); exactly one is supported")
+    for i in ics:
+        if devs[i]["hwi_count"] is None:
+            report(f"platform.devices[{i}]", f"interrupt controller '{devs[i]['name']}' needs "
+                   "hwi_count (number of hardware interrupt inputs)")
+
+
+@rule
+def interrupts_in_range(d, report):
+    devs = [dev for dev in d["platform"]["devices"] if dev is not None]
+    ics = [dev for dev in devs if dev["interrupt_controller"]]
+    if len(ics) != 1 or ics[0]["hwi_count"] is None:
+        return
+    ic = ics[0]
+    for i, dev in enumerate(d["platform"]["devices"]):
+        if dev is None:
+            continue
+        for j, irq in enumerate(dev["interrupts"]):
+            if irq is not None and irq >= ic["hwi_count"]:
+                report(f"platform.devices[{i}].interrupts[{j}]",
+                       f"HWI {irq} of '{dev['name']}' does not exist: interrupt controller "
+                       f"'{ic['name']}' has hwi_count {ic['hwi_count']} (HWI 0..{ic['hwi_count'] - 1})")
+
+
+@rule
+def one_stdout(d, report):
+    devs = d["platform"]["devices"]
+    outs = [i for i, dev in enumerate(devs) if dev is not None and dev["stdout"]]
+    if not outs:
+        report("platform.devices", "no device has stdout: true (exactly one is required)\n"
+               "why: it becomes the device tree's chosen/stdout-path, the console")
+    for i in outs[1:]:
+        report(f"platform.devices[{i}].stdout", f"a second stdout device (the first is "
+               f"'{devs[outs[0]]['name']}'); exactly one is allowed")
+
+
+# --- ABI ---------------------------------------------------------------------
+
+@rule
+def frame_slots_unique(d, report):
+    first: dict[str, int] = {}
+    for i, slot in enumerate(d["abi"]["frame"]):
+        if slot is None:
+            continue
+        if slot["name"] in first:
+            report(f"abi.frame[{i}].name", f"duplicate frame slot '{slot['name']}' (also "
+                   f"abi.frame[{first[slot['name']]}])\nwhy: slots become struct pt_regs members")
+        else:
+            first[slot["name"]] = i
+
+
+def _check_register(report, path: str, name: str, what: str) -> None:
+    if name is not None and name not in O32_REGISTERS:
+        report(path, f"'{name}' is not a MIPS o32 register name ({what})\n"
+               f"valid names: {O32_NAMES_DOC}")
+
+
+@rule
+def syscall_registers_valid(d, report):
+    sc = d["abi"]["syscall"]
+    _check_register(report, "abi.syscall.number_register", sc["number_register"], "syscall number")
+    _check_register(report, "abi.syscall.return_register", sc["return_register"], "return value")
+    seen: dict[str, int] = {}
+    for i, reg in enumerate(sc["arg_registers"]):
+        _check_register(report, f"abi.syscall.arg_registers[{i}]", reg, f"argument {i + 1}")
+        if reg in seen:
+            report(f"abi.syscall.arg_registers[{i}]", f"register '{reg}' is already argument "
+                   f"{seen[reg] + 1}")
+        seen.setdefault(reg, i)
+
+
+@rule
+def dtb_register_valid(d, report):
+    _check_register(report, "boot.dtb_register", d["boot"]["dtb_register"], "DTB pointer")
+
+
+@rule
+def kernel_config_unique(d, report):
+    first: dict[str, int] = {}
+    for i, line in enumerate(d["kernel"]["config"]):
+        if line is None:
+            continue
+        name = line.split("=", 1)[0]
+        if name in first:
+            report(f"kernel.config[{i}]", f"{name} is set twice (also kernel.config[{first[name]}])")
+        else:
+            first[name] = i

@@ -1,0 +1,91 @@
+"""Command line of generate.py.
+
+Exit codes: 0 ok; 1 --check/--diff found differences; 2 bad spec, template
+or override (nothing written); 3 drift: output edited/added by hand
+(nothing written unless --force).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import DriftError, PortkitError
+from .output import apply_plan, check_report, drift_message, make_plan, unified_diff
+from .render import Project, Renderer, rel_display
+from .spec import load_spec
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would like to read it (relative to cwd if close)."""
+    rel = os.path.relpath(os.path.abspath(path))
+    return rel if not rel.startswith("../..") else os.path.abspath(path)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="generate.py",
+        description="Render arch/<name>/ from an arch-spec.yaml, templates/ and overrides/.")
+    p.add_argument("spec", help="the arch spec (YAML)")
+    p.add_argument("-o", "--outdir", help="output directory (default: generated/ in the project root)")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 if the output is not what the spec produces")
+    p.add_argument("--diff", action="store_true",
+                   help="write nothing; print a unified diff of what would change (exit like --check)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite/remove files that were edited or added by hand")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
+    p.add_argument("--version", action="version", version=f"portkit generator {__version__}")
+    return p
+
+
+def run(argv: list[str] | None, root: Path) -> int:
+    args = build_parser().parse_args(argv)
+    spec_path = Path(args.spec)
+    spec = load_spec(spec_path, display=args.spec)
+    project = Project(root, spec)
+    files = Renderer(project).render_tree()
+
+    outdir = Path(args.outdir) if args.outdir else root / "generated"
+    out_shown = _shown(outdir)
+    plan = make_plan(outdir, project.arch, files, project.spec_display, force=args.force)
+    say = (lambda *a: None) if args.quiet else print
+
+    if args.check or args.diff:
+        if args.diff:
+            sys.stdout.write(unified_diff(plan))
+            if plan.manifest_changed and not plan.changes:
+                say(f"(only {out_shown}/.portkit-manifest.json would change)")
+        else:
+            for line in check_report(plan):
+                say(line)
+        if plan.clean:
+            say(f"{out_shown}: up to date ({len(plan.unchanged)} files)")
+            return 0
+        say(f"{out_shown}: out of date")
+        return 1
+
+    if plan.drift and not args.force:
+        raise DriftError(drift_message(plan, out_shown, project.overrides_display))
+    written, unchanged, removed = apply_plan(
+        plan, force=args.force, log=lambda m: say(m.split(" ", 1)[0].ljust(7) + " "
+                                                 + f"{out_shown}/{m.split(' ', 1)[1].strip()}"))
+    say(f"{written} written, {unchanged} unchanged, {removed} removed")
+    return 0
+
+
+def main(argv: list[str] | None = None, root: str | Path | None = None) -> int:
+    root = Path(root) if root else Path.cwd()
+    try:
+        return run(argv, root)
+    except PortkitError as exc:
+        print(str(exc), file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1

@@ -1,0 +1,174 @@
+"""Values computed from the normalized spec, exported to templates as ``derived``.
+
+Why here and not in templates: arithmetic such as shifts, orders and frame
+offsets is easy to get subtly wrong in Jinja, and several templates need the
+same numbers. ``derive()`` is one plain function building a plain dict; add
+entries freely (keep them JSON-like: ints, strings, lists, dicts).
+Validation (``generator.checks``) has already run, so the spec is consistent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .schema import O32_REGISTERS
+
+#: e_flags bits of MIPS ELF objects (values of the ELF ABI; Linux's
+#: arch/mips/include/asm/elf.h uses the same names).
+ELF_FLAG_VALUES: dict[str, int] = {
+    "EF_MIPS_NOREORDER": 0x00000001,
+    "EF_MIPS_PIC": 0x00000002,
+    "EF_MIPS_CPIC": 0x00000004,
+    "EF_MIPS_ABI2": 0x00000020,
+    "EF_MIPS_OPTIONS_FIRST": 0x00000080,
+    "EF_MIPS_32BITMODE": 0x00000100,
+    "EF_MIPS_FP64": 0x00000200,
+    "EF_MIPS_NAN2008": 0x00000400,
+    "EF_MIPS_ABI": 0x0000F000,
+    "EF_MIPS_ABI_O32": 0x00001000,
+    "EF_MIPS_ABI_O64": 0x00002000,
+    "EF_MIPS_ARCH": 0xF0000000,
+}
+
+WORD_BYTES = 4  # isa.word_bits == 32 is enforced by the checks
+
+
+class DeriveError(ValueError):
+    """A derived value cannot be computed from the spec."""
+
+
+def log2_exact(n: int, what: str) -> int:
+    if n <= 0 or n & (n - 1):
+        raise DeriveError(f"{what} = {n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def field_mask(field: dict[str, int]) -> int:
+    return ((1 << field["width"]) - 1) << field["lsb"]
+
+
+def _frame(frame: list[dict[str, Any]]) -> dict[str, Any]:
+    """pt_regs slots with byte offsets, and the user_regs_struct subset."""
+    slots, user_slots = [], []
+    offset = user_index = 0
+    for slot in frame:
+        words = slot["words"]
+        s = dict(slot, offset=offset, index=offset // WORD_BYTES, size=words * WORD_BYTES)
+        slots.append(s)
+        if slot["user"]:
+            user_slots.append(dict(slot, index=user_index, offset=user_index * WORD_BYTES,
+                                   size=words * WORD_BYTES))
+            user_index += words
+        offset += words * WORD_BYTES
+    return {
+        "frame_slots": slots,
+        "frame_offset": {s["name"]: s["offset"] for s in slots},
+        "frame_size": offset,
+        "frame_size_aligned": (offset + 7) & ~7,  # o32 keeps sp 8-byte aligned
+        "user_slots": user_slots,
+        "user_offset": {s["name"]: s["offset"] for s in user_slots},
+        "user_words": user_index,
+        "user_size": user_index * WORD_BYTES,
+    }
+
+
+def derive(spec: dict[str, Any]) -> dict[str, Any]:
+    """Compute the ``derived`` template variable from the normalized spec."""
+    isa, abi, mmu, layout, platform = (spec[k] for k in ("isa", "abi", "mmu", "layout", "platform"))
+    d: dict[str, Any] = {}
+
+    # --- MMU geometry
+    pt1, pt2 = mmu["levels"]
+    d["page_shift"] = log2_exact(mmu["page_size"], "mmu.page_size")
+    d["big_page_shift"] = d["pgdir_shift"] = log2_exact(mmu["big_page_size"], "mmu.big_page_size")
+    d["ptrs_per_pgd"] = pt1["entries"]
+    d["ptrs_per_pte"] = pt2["entries"]
+    d["pgd_entry_bytes"] = pt1["entry_bits"] // 8
+    d["pte_bytes"] = pt2["entry_bits"] // 8
+    d["pgd_bytes"] = pt1["entries"] * d["pgd_entry_bytes"]
+    d["pte_table_bytes"] = pt2["entries"] * d["pte_bytes"]
+    d["pgd_order"] = max(0, (d["pgd_bytes"] - 1).bit_length() - d["page_shift"])
+    d["phys_addr_mask"] = (1 << mmu["phys_addr_bits"]) - 1
+    d["pte1_ppn_mask"] = field_mask(mmu["pte1_ppn"])
+    d["ptd1_ptpn_mask"] = field_mask(mmu["ptd1_ptpn"])
+    d["pte2_ppn_mask"] = field_mask(mmu["pte2_ppn"])
+
+    # --- PTE flag bits
+    bits = mmu["pte_bits"]
+    d["pte_bit"] = {name: b["bit"] for name, b in bits.items()}
+    d["pte_mask"] = {name: 1 << b["bit"] for name, b in bits.items()}
+    d["pte_bits_sorted"] = sorted(bits.items(), key=lambda kv: (-kv[1]["bit"], kv[0]))
+    d["pte_hw_bits"] = [n for n, b in d["pte_bits_sorted"] if not b["software"]]
+    d["pte_sw_bits"] = [n for n, b in d["pte_bits_sorted"] if b["software"]]
+    d["pte_hw_set_bits"] = [n for n, b in d["pte_bits_sorted"] if b["set_by_hw"]]
+    d["pte_hw_mask"] = sum(d["pte_mask"][n] for n in d["pte_hw_bits"])
+    d["pte_sw_mask"] = sum(d["pte_mask"][n] for n in d["pte_sw_bits"])
+    d["pte_hw_set_mask"] = sum(d["pte_mask"][n] for n in d["pte_hw_set_bits"])
+    d["pte_flags_mask"] = d["pte_hw_mask"] | d["pte_sw_mask"]
+    d["mmu_mode_all"] = sum(1 << b for b in (mmu["mode_bits"] or {}).values())
+
+    # --- Kernel stack
+    d["thread_size"] = abi["thread_size"]
+    d["thread_shift"] = log2_exact(abi["thread_size"], "abi.thread_size")
+    d["thread_order"] = d["thread_shift"] - d["page_shift"]
+
+    # --- Memory layout
+    banks = sorted(platform["memory"], key=lambda b: b["base"])
+    d["memory_banks"] = banks
+    d["ram_total"] = sum(b["size"] for b in banks)
+    d["ram_start"] = banks[0]["base"]
+    d["ram_end"] = max(b["base"] + b["size"] for b in banks)
+    d["kernel_load_phys"] = layout["kernel_phys_start"]
+    d["kernel_load_virt"] = layout["kernel_link_address"]
+    d["lowmem_size"] = sum(b["size"] for b in banks if b["base"] >= layout["phys_offset"])
+    d["lowmem_limit_virt"] = (layout["fixmap_top"] - layout["vmalloc_min_size"]
+                              - layout["vmalloc_offset"])
+    d["max_lowmem_size"] = d["lowmem_limit_virt"] - layout["page_offset"]
+    d["high_memory_virt"] = layout["page_offset"] + d["lowmem_size"]
+    d["lowmem_end_phys"] = layout["phys_offset"] + d["lowmem_size"]
+    d["user_ptrs_per_pgd"] = layout["task_size"] >> d["pgdir_shift"]
+    d["kernel_pgd_index"] = layout["page_offset"] >> d["pgdir_shift"]
+
+    # --- Registers, frame, syscalls
+    d["regnum"] = dict(O32_REGISTERS)
+    d["regname"] = {n: name for name, n in O32_REGISTERS.items() if name != "fp"}
+    d.update(_frame(abi["frame"]))
+    regs_off = d["frame_offset"].get("regs")
+    d["pt_regs_reg_offset"] = ({name: regs_off + WORD_BYTES * n for name, n in O32_REGISTERS.items()}
+                               if regs_off is not None else {})
+    sc = abi["syscall"]
+    stack = sc["stack_args"] or {"count": 0, "offset": 0}
+    d["syscall"] = {
+        "number_regnum": O32_REGISTERS[sc["number_register"]],
+        "return_regnum": O32_REGISTERS[sc["return_register"]],
+        "arg_regnums": [O32_REGISTERS[r] for r in sc["arg_registers"]],
+        "reg_args": len(sc["arg_registers"]),
+        "stack_args": stack["count"],
+        "stack_arg_offsets": [stack["offset"] + WORD_BYTES * i for i in range(stack["count"])],
+        "max_args": len(sc["arg_registers"]) + stack["count"],
+        "a3_flag": sc["error_convention"] == "a3_flag",
+        "negative_v0": sc["error_convention"] == "negative_v0",
+    }
+    d["dtb_regnum"] = O32_REGISTERS[spec["boot"]["dtb_register"]]
+    d["elf_flag_values"] = {f: ELF_FLAG_VALUES[f] for f in abi["elf"]["flags_reject"]}
+    d["elf_flags_reject_mask"] = sum(d["elf_flag_values"].values())
+
+    # --- Platform
+    devices = platform["devices"]
+    d["devices_by_name"] = {dev["name"]: dev for dev in devices}
+    d["irq_controller"] = next((dev for dev in devices if dev["interrupt_controller"]), None)
+    d["stdout_device"] = next((dev for dev in devices if dev["stdout"]), None)
+
+    # --- CP0
+    cp0 = isa["cp0"]
+    if cp0:
+        d["cp0_status_mask"] = {n: field_mask(f) for n, f in cp0["status_fields"].items()}
+        d["cp0_cause_mask"] = {n: field_mask(f) for n, f in cp0["cause_fields"].items()}
+
+    # --- Kernel configuration
+    d["kernel_config"] = []
+    for line in spec["kernel"]["config"]:
+        name, value = line.split("=", 1)
+        text = f"# {name} is not set" if value == "n" else line
+        d["kernel_config"].append({"name": name, "value": value, "line": text})
+    return d

@@ -1,0 +1,259 @@
+"""Safe regeneration: compare, detect drift, write atomically, keep a manifest.
+
+The manifest (``OUTDIR/.portkit-manifest.json``) records, per arch, the
+sha256 of every file portkit wrote. It lets us
+
+* leave unchanged files alone (mtime kept: the kernel rebuilds only what a
+  spec change affects),
+* remove files that are no longer produced (only ones we wrote),
+* notice hand edits or hand-added files in the output (drift) and refuse to
+  clobber them: the right place for a change is overrides/<arch>/.
+
+Writing happens only after everything rendered; each file goes through a
+temporary file in its directory and ``os.replace``; the manifest is last.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .errors import DriftError, PortkitError
+from .render import Rendered
+
+MANIFEST_NAME = ".portkit-manifest.json"
+MANIFEST_FORMAT = 1
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class ManifestError(PortkitError):
+    exit_code = 3
+
+
+def load_manifest(outdir: Path) -> dict:
+    path = outdir / MANIFEST_NAME
+    if not path.exists():
+        return {"format": MANIFEST_FORMAT, "arches": {}}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data.get("arches"), dict):
+            raise ValueError("no 'arches' table")
+        return data
+    except (ValueError, OSError, AttributeError) as exc:
+        raise ManifestError(f"error: {path} is unreadable ({exc}); remove it, or rerun with --force"
+                            " (files in the output will then be overwritten)") from None
+
+
+def dump_manifest(manifest: dict) -> bytes:
+    return (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+@dataclass
+class Change:
+    path: str                 # relative to OUTDIR
+    kind: str                 # "new", "changed", "mode", "remove"
+    old: bytes | None = None
+    new: Rendered | None = None
+
+
+@dataclass
+class Plan:
+    outdir: Path
+    arch: str
+    changes: list[Change] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)     # drift: differs from manifest
+    added: list[str] = field(default_factory=list)      # drift: unknown to the manifest
+    manifest_old: bytes | None = None
+    manifest_new: bytes = b""
+
+    @property
+    def drift(self) -> bool:
+        return bool(self.edited or self.added)
+
+    @property
+    def manifest_changed(self) -> bool:
+        return self.manifest_old != self.manifest_new
+
+    @property
+    def clean(self) -> bool:
+        return not self.changes and not self.drift and not self.manifest_changed
+
+
+def _disk_files(arch_dir: Path, outdir: Path) -> set[str]:
+    found = set()
+    if arch_dir.is_dir():
+        for dirpath, dirnames, filenames in os.walk(arch_dir):
+            for name in filenames:
+                found.add(Path(dirpath, name).relative_to(outdir).as_posix())
+    return found
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None
+
+
+def make_plan(outdir: Path, arch: str, files: dict[str, Rendered], spec_display: str,
+              force: bool = False) -> Plan:
+    """Compare the rendered tree with OUTDIR; nothing is written."""
+    manifest = _load_or_empty(outdir, force)
+    old = manifest["arches"].get(arch, {}).get("files", {})
+    plan = Plan(outdir=outdir, arch=arch)
+    on_disk = _disk_files(outdir / "arch" / arch, outdir)
+    for path in sorted(set(files) | set(old) | on_disk):
+        disk = _read(outdir / path)
+        new = files.get(path)
+        if new is not None and disk == new.data:
+            mode = (outdir / path).stat().st_mode & 0o777
+            if mode != new.mode:
+                plan.changes.append(Change(path, "mode", disk, new))
+            else:
+                plan.unchanged.append(path)
+            continue
+        if disk is not None:
+            if path not in old:
+                plan.added.append(path)
+            elif sha256(disk) != old[path]:
+                plan.edited.append(path)
+        if new is not None:
+            plan.changes.append(Change(path, "new" if disk is None else "changed", disk, new))
+        elif disk is not None:
+            plan.changes.append(Change(path, "remove", disk, None))
+
+    arches = dict(manifest["arches"])
+    arches[arch] = {
+        "files": {p: sha256(r.data) for p, r in sorted(files.items())},
+        "generator_version": __version__,
+        "spec": spec_display,
+    }
+    plan.manifest_new = dump_manifest({"format": MANIFEST_FORMAT, "arches": arches})
+    plan.manifest_old = _read(outdir / MANIFEST_NAME)
+    return plan
+
+
+def _load_or_empty(outdir: Path, force: bool) -> dict:
+    try:
+        return load_manifest(outdir)
+    except ManifestError:
+        if force:
+            return {"format": MANIFEST_FORMAT, "arches": {}}
+        raise
+
+
+def drift_message(plan: Plan, outdir_display: str, overrides_display: str) -> str:
+    prefix = f"arch/{plan.arch}/"
+    lines = [f"error: files under {outdir_display}/arch/{plan.arch} were changed by hand; "
+             "refusing to overwrite them:"]
+    for path in sorted(set(plan.edited) | set(plan.added)):
+        how = "edited by hand" if path in plan.edited else "added by hand (not produced by portkit)"
+        rel = path[len(prefix):] if path.startswith(prefix) else path
+        lines.append(f"  {outdir_display}/{path}: {how}; move the change into "
+                     f"{overrides_display}/{rel}")
+    lines.append("Generated files are rewritten from templates/, the spec and "
+                 f"{overrides_display}/: put changes there, then rerun; or rerun with --force "
+                 "to overwrite/remove these files.")
+    lines.append("nothing written.")
+    return "\n".join(lines)
+
+
+def _atomic_write(target: Path, data: bytes, mode: int) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".portkit-tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _prune(directory: Path, stop: Path) -> None:
+    """Remove empty directories from ``directory`` up to (not including) ``stop``."""
+    d = directory
+    while d != stop and stop in d.parents:
+        try:
+            d.rmdir()
+        except OSError:
+            return
+        d = d.parent
+
+
+def apply_plan(plan: Plan, force: bool = False, log=print) -> tuple[int, int, int]:
+    """Write the plan; returns (written, unchanged, removed)."""
+    if plan.drift and not force:
+        raise DriftError("drift")  # callers check first; this is a safety net
+    written = removed = 0
+    for ch in plan.changes:
+        target = plan.outdir / ch.path
+        if ch.kind == "remove":
+            target.unlink()
+            _prune(target.parent, plan.outdir / "arch" / plan.arch)
+            removed += 1
+            log(f"removed {ch.path}")
+        elif ch.kind == "mode":
+            os.chmod(target, ch.new.mode)
+            written += 1
+            log(f"chmod   {ch.path}")
+        else:
+            _atomic_write(target, ch.new.data, ch.new.mode)
+            written += 1
+            log(f"{'wrote  ' if ch.kind == 'changed' else 'created'} {ch.path}")
+    if plan.manifest_changed:
+        _atomic_write(plan.outdir / MANIFEST_NAME, plan.manifest_new, 0o644)
+    return written, len(plan.unchanged), removed
+
+
+def check_report(plan: Plan) -> list[str]:
+    """Lines describing what a real run would do (for --check)."""
+    out = []
+    for path in plan.edited:
+        out.append(f"drift   {path} (edited by hand)")
+    for path in plan.added:
+        out.append(f"drift   {path} (added by hand)")
+    verbs = {"new": "would create", "changed": "would write", "mode": "would chmod",
+             "remove": "would remove"}
+    for ch in plan.changes:
+        out.append(f"{verbs[ch.kind]} {ch.path}")
+    if plan.manifest_changed:
+        out.append(f"would update {MANIFEST_NAME}")
+    return out
+
+
+def unified_diff(plan: Plan) -> str:
+    """A unified diff (a/ b/ relative to OUTDIR) from the output to what would be produced."""
+    chunks = []
+    for ch in plan.changes:
+        if ch.kind == "mode":
+            chunks.append(f"mode change {ch.new.mode:o} {ch.path}\n")
+            continue
+        old = ch.old or b""
+        new = ch.new.data if ch.new else b""
+        a = "/dev/null" if ch.kind == "new" else f"a/{ch.path}"
+        b = "/dev/null" if ch.kind == "remove" else f"b/{ch.path}"
+        try:
+            old_t, new_t = old.decode("utf-8"), new.decode("utf-8")
+        except UnicodeDecodeError:
+            chunks.append(f"Binary files {a} and {b} differ\n")
+            continue
+        lines = difflib.unified_diff(old_t.splitlines(keepends=True), new_t.splitlines(keepends=True),
+                                     fromfile=a, tofile=b)
+        for line in lines:
+            chunks.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(chunks)

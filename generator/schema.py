@@ -1,0 +1,332 @@
+"""The declarative schema of arch-spec.yaml.
+
+Why a data structure and not code: the schema is the documentation of the
+spec format. Each key says its type, whether it is required, its default,
+allowed values / range and a one-line doc; ``generator.spec`` walks it against
+the YAML node tree, and cross-field rules live in ``generator.checks``.
+
+Types
+  Int     integer (decimal or hex, or a string such as "0x1000")
+  Size    like Int, but also "4K", "2M", "256M", "1G" (binary units)
+  Str     string, optionally restricted to ``choices`` or a regex ``pattern``
+  Bool    true/false
+  List    list of ``item``; ``scalar_ok`` lets a single value stand for a
+          one-element list
+  Map     fixed set of keys (unknown keys are errors)
+  Table   open set of keys (names chosen by the spec author) -> ``value``
+
+A field with a ``default`` is optional; ``required=False`` without a default
+normalizes to None so templates can write ``{% if x %}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+NO_DEFAULT = object()
+
+#: MIPS o32 register names -> register numbers (fp is an alias of s8).
+O32_REGISTERS: dict[str, int] = {
+    "zero": 0, "at": 1, "v0": 2, "v1": 3,
+    "a0": 4, "a1": 5, "a2": 6, "a3": 7,
+    "t0": 8, "t1": 9, "t2": 10, "t3": 11,
+    "t4": 12, "t5": 13, "t6": 14, "t7": 15,
+    "s0": 16, "s1": 17, "s2": 18, "s3": 19,
+    "s4": 20, "s5": 21, "s6": 22, "s7": 23,
+    "t8": 24, "t9": 25, "k0": 26, "k1": 27,
+    "gp": 28, "sp": 29, "s8": 30, "fp": 30, "ra": 31,
+}
+
+C_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+LOWER_IDENT = r"[a-z][a-z0-9_]*"
+DT_NODE_NAME = r"[a-zA-Z][a-zA-Z0-9,._+-]*"
+DT_COMPATIBLE = r"[a-zA-Z0-9_.+-]+,[a-zA-Z0-9_.,+-]+"
+COMPATIBLE_HINT = (
+    "a compatible string is 'vendor,model'; inside a flow list [a, b] a plain "
+    "comma separates items, so quote each string: [\"soclib,vci_xicu\", ...]"
+)
+
+
+@dataclass(kw_only=True)
+class Field:
+    doc: str = ""
+    required: bool = True
+    default: Any = NO_DEFAULT
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not NO_DEFAULT or not self.required
+
+    def default_value(self) -> Any:
+        if self.default is NO_DEFAULT:
+            return None
+        # Copy mutable defaults so normalized specs never share lists.
+        return list(self.default) if isinstance(self.default, list) else self.default
+
+
+@dataclass(kw_only=True)
+class Int(Field):
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[int, ...] | None = None
+    kind: str = "an integer"
+
+
+@dataclass(kw_only=True)
+class Size(Int):
+    kind: str = "a size (integer, or a string like \"4K\", \"2M\", \"1G\")"
+
+
+@dataclass(kw_only=True)
+class Str(Field):
+    choices: tuple[str, ...] | None = None
+    pattern: str | None = None
+    pattern_doc: str = ""
+    hint: str = ""
+
+
+@dataclass(kw_only=True)
+class Bool(Field):
+    pass
+
+
+@dataclass(kw_only=True)
+class List(Field):
+    item: Field
+    min_len: int = 0
+    max_len: int | None = None
+    scalar_ok: bool = False
+
+
+@dataclass(kw_only=True)
+class Map(Field):
+    fields: dict[str, Field] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class Table(Field):
+    value: Field
+    key_pattern: str = LOWER_IDENT
+
+
+def _reg(doc: str, **kw: Any) -> Str:
+    # Register names are checked by generator.checks (better message than a
+    # 35-name choice list).
+    return Str(doc=doc + " (o32 name)", pattern=r"\$?[a-z0-9]+", pattern_doc="a register name", **kw)
+
+
+def _bitfield(doc: str) -> Map:
+    return Map(doc=doc, fields={
+        "word": Int(doc="32-bit word of the entry holding the field", default=0, min=0, max=1),
+        "lsb": Int(doc="lowest bit of the field", min=0, max=31),
+        "width": Int(doc="number of bits", min=1, max=32),
+    })
+
+
+ARCH = Map(doc="identity of the port", fields={
+    "name": Str(doc="arch directory name (arch/<name>/)", pattern=LOWER_IDENT,
+                pattern_doc="a lowercase identifier"),
+    "description": Str(doc="one-line description"),
+    "kernel_series": Str(doc="Linux series targeted, e.g. \"6.1\" (quote it)",
+                         pattern=r"\d+\.\d+", pattern_doc="a version such as \"6.1\""),
+    "defconfig": Str(doc="name of the generated defconfig", required=False,
+                     pattern=r"[A-Za-z0-9_.-]+", pattern_doc="a file name"),
+    "uts_machine": Str(doc="uname -m", required=False, pattern=r"[A-Za-z0-9_.-]+",
+                       pattern_doc="a machine name"),
+    "overrides": Str(doc="override directory, relative to the spec file "
+                         "(default: overrides/<name>/ in the project root)", required=False),
+})
+
+CP0_FIELD = Map(doc="a register field", fields={
+    "lsb": Int(doc="lowest bit", min=0, max=31),
+    "width": Int(doc="number of bits", default=1, min=1, max=32),
+})
+
+CP0 = Map(doc="coprocessor 0 as implemented", required=False, fields={
+    "prid": Int(doc="PRId value", min=0, max=0xFFFFFFFF),
+    "registers": Table(doc="implemented registers: name -> [register, select]",
+                       value=List(item=Int(min=0, max=31), min_len=2, max_len=2)),
+    "status_fields": Table(doc="Status register fields", value=CP0_FIELD),
+    "cause_fields": Table(doc="Cause register fields", value=CP0_FIELD),
+    "ebase_cpunum": CP0_FIELD,
+    "hw_irq_lines": Int(doc="hardware interrupt lines (Cause.IP2..)", min=1, max=6),
+    "exception_codes": Table(doc="Cause.ExcCode values", value=Int(min=0, max=31)),
+    "general_vector_offset": Int(doc="general exception vector offset from EBase", min=0),
+})
+
+ISA = Map(doc="instruction set and toolchain", fields={
+    "family": Str(doc="ISA family", choices=("mips32",)),
+    "endianness": Str(doc="byte order", choices=("little", "big")),
+    "word_bits": Int(doc="register/pointer width (only 32 is supported)", choices=(32, 64)),
+    "cross_compile": List(doc="CROSS_COMPILE prefixes, tried in order", item=Str(),
+                          min_len=1, scalar_ok=True),
+    "cflags": List(doc="extra C flags", item=Str(), default=[]),
+    "aflags": List(doc="extra assembler flags", item=Str(), default=[]),
+    "ldflags": List(doc="extra linker flags", item=Str(), default=[]),
+    "fpu": Str(doc="floating point unit", choices=("none", "hard"), default="none"),
+    "atomics": Str(doc="atomic primitive", choices=("llsc", "none"), default="llsc"),
+    "l1_cache_line": Size(doc="L1 cache line size in bytes", min=4, max=4096),
+    "cp0": CP0,
+})
+
+SYSCALL = Map(doc="system call convention", fields={
+    "instruction": Str(doc="trapping instruction", choices=("syscall",)),
+    "number_register": _reg("register holding the syscall number"),
+    "arg_registers": List(doc="argument registers, in order", item=_reg("argument register"),
+                          min_len=1, max_len=8),
+    "stack_args": Map(doc="arguments passed on the caller's stack", required=False, fields={
+        "count": Int(doc="number of stack arguments", min=0, max=8),
+        "offset": Int(doc="byte offset of the first one from the user sp", min=0),
+    }),
+    "return_register": _reg("register holding the result"),
+    "error_convention": Str(doc="how errors are returned", choices=("a3_flag", "negative_v0")),
+    "table": Str(doc="syscall table", choices=("asm-generic",)),
+    "time32_syscalls": Bool(doc="also provide the 32-bit time syscalls", default=False),
+    "clone_order": Str(doc="argument order of clone()",
+                       choices=("forwards", "backwards", "backwards2", "backwards3"),
+                       default="forwards"),
+})
+
+TLS = Map(doc="thread-local storage", fields={
+    "register": Str(doc="where the TLS pointer lives", choices=("userlocal",)),
+    "hwrena": List(doc="RDHWR registers enabled for user mode",
+                   item=Str(choices=("cpunum", "synci_step", "cc", "ccres", "ulr")), default=[]),
+})
+
+ELF = Map(doc="ELF identification", fields={
+    "machine": Str(doc="e_machine macro", pattern=r"EM_[A-Z0-9_]+", pattern_doc="an EM_* name"),
+    "class": Int(doc="ELF class", choices=(32, 64)),
+    "data": Str(doc="ELF data encoding", choices=("lsb", "msb")),
+    "flags_reject": List(doc="e_flags bits that make an object unusable",
+                         item=Str(pattern=r"EF_[A-Z0-9_]+", pattern_doc="an EF_* name"), default=[]),
+})
+
+FRAME_SLOT = Map(doc="one struct pt_regs slot", fields={
+    "name": Str(doc="C member name", pattern=C_IDENT, pattern_doc="a C identifier"),
+    "words": Int(doc="size in 32-bit words", min=1, default=1),
+    "user": Bool(doc="also part of user_regs_struct", default=False),
+    "doc": Str(doc="comment", required=False),
+})
+
+ABI = Map(doc="user/kernel ABI", fields={
+    "syscall": SYSCALL,
+    "tls": TLS,
+    "elf": ELF,
+    "frame": List(doc="struct pt_regs, in memory order", item=FRAME_SLOT, min_len=1),
+    "thread_size": Size(doc="kernel stack (THREAD_SIZE) in bytes", min=1),
+})
+
+LEVEL = Map(doc="one page-table level", fields={
+    "name": Str(doc="level name", pattern=LOWER_IDENT, pattern_doc="a lowercase identifier"),
+    "entries": Int(doc="entries per table", min=1),
+    "entry_bits": Int(doc="bits per entry", choices=(32, 64)),
+    "align": Size(doc="required table alignment in bytes", min=1),
+})
+
+PTE_BIT = Map(doc="one PTE flag", fields={
+    "bit": Int(doc="bit number in the flag word", min=0, max=63),
+    "hw": Str(doc="hardware name of the bit", required=False),
+    "set_by_hw": Bool(doc="the walker sets it by itself", default=False),
+    "software": Bool(doc="software-only bit, ignored by the hardware", default=False),
+    "pte1": Bool(doc="may be set in a present first-level big-page entry; false for "
+                     "markers of non-present entries, which may then overlap pte1_ppn",
+                 default=True),
+    "doc": Str(doc="comment", required=False),
+})
+
+MMU = Map(doc="memory management unit", fields={
+    "walker": Str(doc="who walks the page tables", choices=("hardware", "software")),
+    "tlb_coherent": Bool(doc="TLBs snoop page-table writes", default=False),
+    "page_size": Size(doc="base page size", min=1),
+    "big_page_size": Size(doc="size mapped by one first-level entry", min=1),
+    "phys_addr_bits": Int(doc="physical address width", min=32, max=64),
+    "ptpr_shift": Int(doc="PTPR = phys(PT1) >> ptpr_shift", min=0, max=63),
+    "levels": List(doc="page-table levels, top first", item=LEVEL, min_len=2, max_len=2),
+    "pte1_ppn": _bitfield("PPN field of a first-level big-page PTE"),
+    "ptd1_ptpn": _bitfield("PT2 page number field of a first-level PTD"),
+    "pte2_ppn": _bitfield("PPN field of a second-level PTE"),
+    "cp2_registers": Table(doc="CP2 (MMU) register numbers", required=False,
+                           value=Int(min=0, max=31)),
+    "mode_bits": Table(doc="bits of the CP2 MODE register", required=False,
+                       value=Int(min=0, max=31)),
+    "pte_bits": Table(doc="PTE flag bits by name", value=PTE_BIT),
+    "fault_codes": Table(doc="MMU fault codes by name", value=Int(min=0)),
+})
+
+LAYOUT = Map(doc="virtual and physical memory layout", fields={
+    "page_offset": Int(doc="PAGE_OFFSET", min=0),
+    "task_size": Int(doc="TASK_SIZE", min=0),
+    "phys_offset": Int(doc="physical address mapped at PAGE_OFFSET", min=0),
+    "kernel_phys_start": Int(doc="physical load address of the kernel", min=0),
+    "kernel_link_address": Int(doc="virtual link address of the kernel", min=0),
+    "vmalloc_offset": Size(doc="gap between lowmem and vmalloc", min=0),
+    "vmalloc_min_size": Size(doc="minimum vmalloc area", min=0),
+    "fixmap_top": Int(doc="top of the fixmap area", min=0),
+})
+
+DEVICE = Map(doc="one memory-mapped device", fields={
+    "name": Str(doc="device-tree node name", pattern=DT_NODE_NAME,
+                pattern_doc="a device-tree node name"),
+    "compatible": List(doc="compatible strings", scalar_ok=True, min_len=1,
+                       item=Str(pattern=DT_COMPATIBLE, pattern_doc="a 'vendor,model' string",
+                                hint=COMPATIBLE_HINT)),
+    "base": Int(doc="physical base address", min=0),
+    "size": Size(doc="size of the register window", min=1),
+    "interrupt_controller": Bool(doc="this is the interrupt controller", default=False),
+    "pti_count": Int(doc="XICU PTI timers", required=False, min=0),
+    "hwi_count": Int(doc="hardware interrupt inputs", required=False, min=0),
+    "wti_count": Int(doc="XICU WTI mailboxes", required=False, min=0),
+    "cpu_irq_line": Int(doc="CPU interrupt line driven by the controller", required=False,
+                        min=0, max=5),
+    "interrupts": List(doc="HWI inputs used", item=Int(min=0), default=[]),
+    "stdout": Bool(doc="the console (chosen/stdout-path)", default=False),
+})
+
+PLATFORM = Map(doc="the board", fields={
+    "name": Str(doc="board name (dts file name)", pattern=r"[a-z0-9][a-z0-9_.-]*",
+                pattern_doc="a lowercase file name"),
+    "model": Str(doc="device-tree model"),
+    "compatible": Str(doc="board compatible string", pattern=DT_COMPATIBLE,
+                      pattern_doc="a 'vendor,model' string"),
+    "address_cells": Int(doc="#address-cells", min=1, max=2),
+    "size_cells": Int(doc="#size-cells", min=1, max=2),
+    "clock_hz": Int(doc="CPU/timer clock", min=1),
+    "cpus": Map(doc="processors", fields={
+        "count": Int(doc="number of CPUs", min=1),
+        "compatible": Str(doc="CPU compatible string", pattern=DT_COMPATIBLE,
+                          pattern_doc="a 'vendor,model' string"),
+    }),
+    "memory": List(doc="RAM banks", min_len=1, item=Map(doc="one RAM bank", fields={
+        "base": Int(doc="physical base", min=0),
+        "size": Size(doc="size in bytes", min=1),
+    })),
+    "devices": List(doc="memory-mapped devices", item=DEVICE, default=[]),
+})
+
+BOOT = Map(doc="boot protocol", fields={
+    "entry_mmu_enabled": Bool(doc="MMU on at the kernel entry"),
+    "entry_status": Int(doc="CP0 Status at the kernel entry", min=0, max=0xFFFFFFFF),
+    "dtb_register": _reg("register holding the DTB physical address"),
+    "bootargs": Str(doc="default kernel command line", default=""),
+})
+
+KERNEL = Map(doc="kernel configuration", fields={
+    "hz": Int(doc="CONFIG_HZ", min=1, max=10000),
+    "config": List(doc="extra defconfig lines", default=[],
+                   item=Str(pattern=r"CONFIG_[A-Za-z0-9_]+=.+", pattern_doc="a CONFIG_NAME=value line")),
+})
+
+SPEC = Map(doc="arch-spec.yaml", fields={
+    "arch": ARCH,
+    "isa": ISA,
+    "abi": ABI,
+    "mmu": MMU,
+    "layout": LAYOUT,
+    "platform": PLATFORM,
+    "boot": BOOT,
+    "kernel": KERNEL,
+})
+
+#: Top-level sections, exported to templates under their own names.
+SECTIONS: tuple[str, ...] = tuple(SPEC.fields)

@@ -1,0 +1,337 @@
+"""Load arch-spec.yaml into a normalized dict, keeping line numbers.
+
+Why not ``yaml.safe_load``: it loses line numbers and silently accepts
+duplicate keys. We ``yaml.compose`` the file (nodes carry marks) and walk the
+node tree against the declarative schema in ``generator.schema``, producing
+the normalized data (sizes as ints, defaults filled) plus a map from key path
+("mmu.pte_bits.dirty.bit", "platform.devices[1].base") to line number.
+Every problem becomes a ``Diagnostic``; all of them are reported together
+(``SpecError``) after the cross-field rules of ``generator.checks`` ran.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from . import schema as S
+from .errors import Diagnostic, SpecError
+
+_SIZE_RE = re.compile(r"(0x[0-9a-f]+|\d+)\s*([kmgt])(?:i?b)?", re.IGNORECASE)
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_int(value: Any, allow_units: bool = False) -> int | None:
+    """Return ``value`` as an int (int, "0x10", "4K" if allow_units), or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip().replace("_", "")
+    try:
+        return int(text, 0)
+    except ValueError:
+        pass
+    m = _SIZE_RE.fullmatch(text) if allow_units else None
+    if not m:
+        return None
+    return int(m.group(1), 0) * _UNITS[m.group(2).lower()]
+
+
+def join_path(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def parent_path(path: str) -> str:
+    """'a.b[2].c' -> 'a.b[2]' -> 'a.b' -> 'a' -> ''."""
+    m = re.match(r"^(.*?)(?:\.[^.\[\]]+|\[\d+\])$", path)
+    return m.group(1) if m else ""
+
+
+@dataclass
+class Spec:
+    """A validated spec: normalized ``data`` plus where each key was written."""
+
+    path: Path
+    display: str
+    data: dict[str, Any]
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, path: str) -> int:
+        """Line of ``path`` or, if it was not written, of its nearest ancestor."""
+        p = path
+        while p:
+            if p in self.lines:
+                return self.lines[p]
+            p = parent_path(p)
+        return 1
+
+    def diag(self, path: str, message: str) -> Diagnostic:
+        return Diagnostic(self.display, self.line_of(path), path, message)
+
+
+def _line(node: Node) -> int:
+    return node.start_mark.line + 1
+
+
+class _Walker:
+    """Walks YAML nodes against schema fields; collects diagnostics."""
+
+    def __init__(self, display: str):
+        self.display = display
+        self.diags: list[Diagnostic] = []
+        self.lines: dict[str, int] = {}
+        self._ctor = SafeConstructor()
+
+    def error(self, line: int, path: str, message: str) -> None:
+        self.diags.append(Diagnostic(self.display, line, path, message))
+
+    def scalar(self, node: ScalarNode, path: str) -> tuple[bool, Any]:
+        try:
+            return True, self._ctor.construct_object(node, deep=True)
+        except ConstructorError as exc:
+            self.error(_line(node), path, f"cannot read value: {exc.problem}")
+            return False, None
+
+    @staticmethod
+    def describe(node: Node, value: Any = None) -> str:
+        if isinstance(node, MappingNode):
+            return "a mapping"
+        if isinstance(node, SequenceNode):
+            return "a list"
+        if value is None:
+            return "nothing (null)"
+        if isinstance(value, bool):
+            return f"boolean {node.value!r}"
+        if isinstance(value, int):
+            return f"integer {node.value}"
+        if isinstance(value, float):
+            return f"number {node.value}"
+        if isinstance(value, str):
+            return f"string {value!r}"
+        return f"{type(value).__name__} {node.value!r}"
+
+    # -- dispatch ---------------------------------------------------------
+    def walk(self, f: S.Field, node: Node, path: str) -> Any:
+        if isinstance(f, S.Map):
+            return self.walk_map(f, node, path)
+        if isinstance(f, S.Table):
+            return self.walk_table(f, node, path)
+        if isinstance(f, S.List):
+            return self.walk_list(f, node, path)
+        return self.walk_scalar(f, node, path)
+
+    def _expect_mapping(self, node: Node, path: str, what: str) -> bool:
+        if isinstance(node, MappingNode):
+            return True
+        found = self.describe(node, self.scalar(node, path)[1] if isinstance(node, ScalarNode) else None)
+        self.error(_line(node), path, f"expected {what}, found {found}")
+        return False
+
+    def _pairs(self, node: MappingNode, path: str):
+        """Yield (key, key_node, value_node), reporting duplicates and bad keys."""
+        seen: dict[str, int] = {}
+        for knode, vnode in node.value:
+            ok, key = self.scalar(knode, path) if isinstance(knode, ScalarNode) else (False, None)
+            if not ok or not isinstance(key, (str, int)) or isinstance(key, bool):
+                self.error(_line(knode), path, "expected a plain name as key, found "
+                           + self.describe(knode, key))
+                continue
+            key = str(key)
+            if key in seen:
+                self.error(_line(knode), join_path(path, key),
+                           f"duplicate key '{key}' (first given at line {seen[key]})")
+                continue
+            seen[key] = _line(knode)
+            yield key, knode, vnode
+
+    def walk_map(self, f: S.Map, node: Node, path: str) -> dict[str, Any] | None:
+        if not self._expect_mapping(node, path, "a mapping with keys " + ", ".join(f.fields)):
+            return None
+        out: dict[str, Any] = {}
+        for key, knode, vnode in self._pairs(node, path):
+            kpath = join_path(path, key)
+            if key not in f.fields:
+                close = difflib.get_close_matches(key, list(f.fields), n=1, cutoff=0.6)
+                if close:
+                    msg = f"unknown key '{key}' (did you mean '{close[0]}'?)"
+                else:
+                    msg = f"unknown key '{key}'; allowed keys: {', '.join(f.fields)}"
+                if " " in key and isinstance(vnode, ScalarNode) and vnode.tag.endswith(":null"):
+                    msg += ("\nhint: this looks like the end of a value cut at a comma inside a "
+                            "flow mapping {...}; quote the value that contains the comma")
+                self.error(_line(knode), kpath, msg)
+                continue
+            self.lines[kpath] = _line(knode)
+            out[key] = self.walk_value(f.fields[key], vnode, kpath)
+        for key, sub in f.fields.items():
+            if key in out:
+                continue
+            if sub.optional:
+                out[key] = sub.default_value()
+            else:
+                where = f"'{path}'" if path else "the top level"
+                doc = f" ({sub.doc})" if sub.doc else ""
+                self.error(_line(node) if not path else self.lines.get(path, _line(node)),
+                           join_path(path, key), f"missing required key '{key}'{doc} in {where}")
+                out[key] = None
+        return out
+
+    def walk_table(self, f: S.Table, node: Node, path: str) -> dict[str, Any] | None:
+        if not self._expect_mapping(node, path, "a mapping of names"):
+            return None
+        out: dict[str, Any] = {}
+        for key, knode, vnode in self._pairs(node, path):
+            kpath = join_path(path, key)
+            self.lines[kpath] = _line(knode)
+            if not re.fullmatch(f.key_pattern, key):
+                self.error(_line(knode), kpath,
+                           f"expected a name matching {f.key_pattern}, found '{key}'")
+                continue
+            out[key] = self.walk_value(f.value, vnode, kpath)
+        return out
+
+    def walk_list(self, f: S.List, node: Node, path: str) -> list[Any] | None:
+        if isinstance(node, SequenceNode):
+            items = node.value
+        elif f.scalar_ok and isinstance(node, ScalarNode):
+            items = [node]
+        else:
+            found = self.describe(node, self.scalar(node, path)[1] if isinstance(node, ScalarNode) else None)
+            self.error(_line(node), path, f"expected a list, found {found}")
+            return None
+        n = len(items)
+        if n < f.min_len or (f.max_len is not None and n > f.max_len):
+            if f.max_len == f.min_len:
+                want = f"exactly {f.min_len}"
+            elif f.max_len is None:
+                want = f"at least {f.min_len}"
+            else:
+                want = f"{f.min_len} to {f.max_len}"
+            self.error(_line(node), path, f"expected {want} item(s), found {n}")
+        out = []
+        for i, item in enumerate(items):
+            ipath = join_path(path, i)
+            self.lines[ipath] = _line(item)
+            out.append(self.walk_value(f.item, item, ipath))
+        return out
+
+    def walk_value(self, f: S.Field, node: Node, path: str) -> Any:
+        # An explicit null on an optional key means "use the default".
+        if isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:null" and f.optional:
+            return f.default_value()
+        return self.walk(f, node, path)
+
+    def walk_scalar(self, f: S.Field, node: Node, path: str) -> Any:
+        if not isinstance(node, ScalarNode):
+            self.error(_line(node), path, f"expected {self.expected(f)}, found {self.describe(node)}")
+            return None
+        ok, value = self.scalar(node, path)
+        if not ok:
+            return None
+        line = _line(node)
+        found = self.describe(node, value)
+        if isinstance(f, S.Int):
+            n = parse_int(value, allow_units=isinstance(f, S.Size))
+            if n is None:
+                self.error(line, path, f"expected {self.expected(f)}, found {found}")
+                return None
+            if f.choices is not None and n not in f.choices:
+                self.error(line, path, f"expected {self.expected(f)}, found {n}")
+                return None
+            if (f.min is not None and n < f.min) or (f.max is not None and n > f.max):
+                self.error(line, path, f"expected {self.expected(f)}, found {n}")
+                return None
+            return n
+        if isinstance(f, S.Bool):
+            if not isinstance(value, bool):
+                self.error(line, path, f"expected true or false, found {found}")
+                return None
+            return value
+        if isinstance(f, S.Str):
+            if not isinstance(value, str):
+                hint = ""
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    hint = f" (write it quoted: \"{node.value}\")"
+                self.error(line, path, f"expected {self.expected(f)}, found {found}{hint}")
+                return None
+            if f.choices is not None and value not in f.choices:
+                close = difflib.get_close_matches(value, list(f.choices), n=1, cutoff=0.6)
+                tip = f" (did you mean '{close[0]}'?)" if close else ""
+                self.error(line, path, f"expected {self.expected(f)}, found {found}{tip}")
+                return None
+            if f.pattern is not None and not re.fullmatch(f.pattern, value):
+                tip = f"\nhint: {f.hint}" if f.hint else ""
+                self.error(line, path, f"expected {self.expected(f)}, found {found}{tip}")
+                return None
+            return value
+        raise TypeError(f"unknown schema field {f!r}")  # internal bug
+
+    @staticmethod
+    def expected(f: S.Field) -> str:
+        if isinstance(f, S.Int):
+            if f.choices is not None:
+                return "one of " + ", ".join(str(c) for c in f.choices)
+            rng = ""
+            if f.min is not None and f.max is not None:
+                rng = f" in {f.min}..{f.max}"
+            elif f.min is not None:
+                rng = f" >= {f.min}"
+            elif f.max is not None:
+                rng = f" <= {f.max}"
+            return f.kind + rng
+        if isinstance(f, S.Str):
+            if f.choices is not None:
+                return "one of " + ", ".join(f.choices)
+            if f.pattern is not None:
+                return f.pattern_doc or f"a string matching {f.pattern}"
+            return "a string"
+        if isinstance(f, S.Bool):
+            return "true or false"
+        if isinstance(f, S.List):
+            return "a list"
+        return "a mapping"
+
+
+def load_spec(path: str | Path, display: str | None = None, run_checks: bool = True) -> Spec:
+    """Parse, validate and normalize a spec file; raise SpecError listing every problem."""
+    path = Path(path)
+    display = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError([Diagnostic(display, 0, "", f"cannot read spec: {exc}")]) from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        raise SpecError([Diagnostic(display, line, "",
+                                    f"YAML syntax error: {exc.problem or exc.context}")]) from None
+    except yaml.YAMLError as exc:
+        raise SpecError([Diagnostic(display, 0, "", f"YAML error: {exc}")]) from None
+    if root is None:
+        raise SpecError([Diagnostic(display, 1, "", "the spec is empty")])
+
+    walker = _Walker(display)
+    data = walker.walk(S.SPEC, root, "")
+    spec = Spec(path=path, display=display, data=data or {}, lines=walker.lines)
+    diags = list(walker.diags)
+    if data is not None and run_checks:
+        from .checks import run_checks as _run
+
+        diags += _run(spec, partial=bool(diags))
+    if diags:
+        raise SpecError(diags)
+    return spec
