@@ -1,0 +1,58 @@
+"""libFuzzer smoke runs of the emulator library (emulator/fuzz).
+
+Builds the three targets (instruction decoder/executor, ELF loader, DTB
+platform loader) with clang-14 + ASan/UBSan and runs each for a short, fixed
+time on a scratch copy of its generated seed corpus.  Any crash, sanitizer
+report, leak or timeout fails the test.
+"""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import diff_support as ds
+
+FUZZ_TIME = int(os.environ.get("FUZZ_TIME", "20"))
+OUT = ds.BUILD / "emulator" / "fuzz"
+
+pytestmark = pytest.mark.skipif(
+    not (ds.have("clang-14") and ds.have("mipsel-linux-gnu-gcc") and ds.have("dtc")),
+    reason="needs clang-14, mipsel-linux-gnu-gcc and dtc")
+
+
+@pytest.fixture(scope="module")
+def fuzz_build():
+    r = subprocess.run(["make", "-C", str(ds.ROOT / "emulator" / "fuzz"), "-j2",
+                        "BUILD=%s" % ds.BUILD], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=900)
+    assert r.returncode == 0, "fuzz build failed:\n" + r.stdout.decode()[-4000:]
+    return OUT
+
+
+@pytest.mark.parametrize("target", ["exec", "elf", "dtb"])
+def test_fuzz_target(fuzz_build, target):
+    seeds = fuzz_build / "seeds" / target
+    assert seeds.is_dir() and len(list(seeds.iterdir())) >= 3, "seed corpus missing"
+    corpus = fuzz_build / "corpus" / target
+    shutil.rmtree(corpus, ignore_errors=True)
+    shutil.copytree(seeds, corpus)
+    for old in fuzz_build.glob("crash-%s-*" % target):
+        old.unlink()
+    cmd = [str(fuzz_build / ("fuzz_" + target)), "-max_total_time=%d" % FUZZ_TIME,
+           "-timeout=10", "-rss_limit_mb=4096", "-print_final_stats=1",
+           "-artifact_prefix=%s/crash-%s-" % (fuzz_build, target), str(corpus)]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=FUZZ_TIME + 120)
+    out = r.stdout.decode(errors="replace")
+    crashes = list(fuzz_build.glob("crash-%s-*" % target))
+    assert r.returncode == 0 and not crashes, (
+        "fuzz_%s failed (exit %d), artifacts %s:\n%s" % (target, r.returncode,
+                                                          crashes, out[-6000:]))
+    m = re.search(r"stat::number_of_executed_units:\s*(\d+)", out)
+    assert m, out[-2000:]
+    runs = int(m.group(1))
+    print("fuzz_%s: %d executions in %d s" % (target, runs, FUZZ_TIME))
+    assert runs >= 50, "fuzzer barely ran:\n" + out[-2000:]
