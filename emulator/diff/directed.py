@@ -49,6 +49,11 @@ class B:
         self("lui", r, ("hi", name))
         self("ori", r, r, ("lo", name))
 
+    def da(self, r, off):
+        """r = absolute address of data byte k1+off (resolved at placement)."""
+        self("lui", r, ("dhi", off))
+        self("ori", r, r, ("dlo", off))
+
     def edges(self):
         for r, v in zip(ER, E):
             self.seq.regs[r] = v
@@ -60,8 +65,11 @@ class B:
             out = []
             for x in ins:
                 if isinstance(x, tuple):
-                    a = seq.body_addr + 4 * self.labels[x[1]]
-                    x = a >> 16 if x[0] == "hi" else a & 0xFFFF
+                    if x[0] in ("dhi", "dlo"):
+                        a = (seq.regs[gen.K1] + x[1]) & M.M32
+                    else:
+                        a = seq.body_addr + 4 * self.labels[x[1]]
+                    x = a >> 16 if x[0] in ("hi", "dhi") else a & 0xFFFF
                 elif isinstance(x, str) and x in self.labels and x != ins[0]:
                     x = self.labels[x]
                 out.append(x)
@@ -366,8 +374,61 @@ def branches():
     return seqs
 
 
+def _addiu(rt, rs, imm):
+    return 0x24000000 | rs << 21 | rt << 16 | (imm & 0xFFFF)
+
+
+def _jr(rs):
+    return rs << 21 | 0x08
+
+
+def smc():
+    """Self-modifying code: instructions stored into the (executable) data
+    region are called, overwritten and called again; the emulator's decoded
+    code must follow every store.  The model cannot run this one."""
+    b = B("smc", regs={3: 0, 5: 0x100})
+    b.da(4, -32)                           # $4 = code address in the data region
+    for k, imm in enumerate([5, 7, -3, 0x7FFF, 1, 2]):
+        b.li(2, _addiu(3, 3, imm))
+        b("sw", 2, -32)
+        b.li(2, _jr(31))
+        b("sw", 2, -28)
+        b("sw", 0, -24)                    # nop in the delay slot
+        b("jalr", 31, 4)
+        b("nop")
+        b("addu", 6, 6, 3)
+        b("rotr", 6, 6, 3)
+    # patch only one byte of an instruction: addiu $3,$3,0x1234 -> 0x12ff
+    b.li(2, _addiu(3, 3, 0x1234))
+    b("sw", 2, -32)
+    b("jalr", 31, 4)
+    b("nop")
+    b.li(2, 0xFF)
+    b("sb", 2, -32)
+    b("jalr", 31, 4)
+    b("nop")
+    # a 4-instruction routine whose second instruction changes between calls
+    b.li(2, _addiu(5, 5, 1))
+    b("sw", 2, -20)
+    b.li(2, _addiu(5, 5, 16))
+    b("sw", 2, -16)
+    b.li(2, _jr(31))
+    b("sw", 2, -12)
+    b("sw", 0, -8)
+    b.da(7, -20)
+    b("jalr", 31, 7)
+    b("nop")
+    b.li(2, _addiu(5, 5, -2))
+    b("sh", 2, -16)                        # only the immediate half changes
+    b("jalr", 31, 7)
+    b("nop")
+    b("addiu", 31, 0, 0)                   # link values are identical anyway
+    b.seq.no_model = True
+    return [b.seq]
+
+
 def all_sequences():
     seqs = []
-    for f in (alu, shifts, hilo, misc_r2, memory, branches):
+    for f in (alu, shifts, hilo, misc_r2, memory, branches, smc):
         seqs += f()
     return seqs

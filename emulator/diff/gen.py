@@ -50,6 +50,7 @@ class Seq:
         self.hi, self.lo = hi & M.M32, lo & M.M32
         self.mem = bytes(mem)
         self.body = body or []
+        self.no_model = False   # True: the model cannot run it (e.g. code in data)
         self.index = None
         self.code_addr = self.init_addr = self.state_addr = None
 
@@ -60,14 +61,14 @@ class Seq:
     def place(self, index, code_addr):
         self.index = index
         self.code_addr = code_addr
-        if getattr(self, "resolve", None):
-            self.resolve(self)
         self.init_addr = INIT_BASE + index * INIT_BYTES
         self.state_addr = STATE_BASE + index * REC_BYTES
         regs = list(self.regs)
         regs[K0] = self.state_addr
         regs[K1] = self.state_addr + K1_OFF
         self.regs = regs
+        if getattr(self, "resolve", None):
+            self.resolve(self)
         return code_addr + 4 * (PROLOGUE + len(self.body) + EPILOGUE)
 
     def initial_state(self):
@@ -140,7 +141,7 @@ LOOP_SAFE = {"alu3s", "shv", "sh", "immu", "uimm", "lui", "r2", "cl", "bits",
 WEIGHTS = [("alu3", 14), ("shv", 4), ("sh", 5), ("imm", 7), ("uimm", 4), ("lui", 2),
            ("r2", 3), ("cl", 2), ("bits", 3), ("md", 6), ("mf", 3), ("mt", 1),
            ("mul", 1), ("load", 9), ("store", 7), ("llsc", 1), ("cond", 6),
-           ("jump", 2), ("loop", 0.6)]
+           ("jump", 2), ("loop", 0.6), ("trapnt", 1), ("sync", 0.2)]
 
 
 def operands_of(ins):
@@ -231,6 +232,11 @@ class Gen:
             return (rng.choice(["mfhi", "mflo"]), self.dest(avoid))
         if cls == "mt":
             return (rng.choice(["mthi", "mtlo"]), self.src())
+        if cls == "trapnt":   # conditional trap, kept only when not taken
+            return (rng.choice(["teq", "tne", "tge", "tgeu", "tlt", "tltu"]),
+                    self.src(), self.src())
+        if cls == "sync":
+            return (rng.choice(["sync", "ehb"]),)
         if cls == "mul":
             return ("mul", self.dest(avoid), self.src(), self.src())
         if cls == "load":
@@ -473,7 +479,7 @@ def batch_asm(seqs, only=None):
         out.append("\t.org 0x%x" % (s.init_addr - INIT_BASE))
         words = s.regs[1:32] + [s.hi, s.lo]
         out.append("\t.word " + ",".join("0x%x" % w for w in words))
-    out.append("\t.section .seqstate,\"aw\",@progbits")
+    out.append("\t.section .seqstate,\"awx\",@progbits")
     first = True
     for s in chosen:
         out.append("\t.org 0x%x" % (s.state_addr - STATE_BASE))

@@ -246,6 +246,11 @@ def _sc(s, rt, addr):
     s.setr(rt, 1 if ok else 0)
 
 
+def _trap(cond):
+    if cond:
+        raise Trap("conditional trap taken")
+
+
 def _sext8(x):
     x &= 0xFF
     return x - 0x100 if x & 0x80 else x
@@ -329,9 +334,15 @@ OPS = {
     "swl": ("st", lambda s, t, o: _swl(s, t, _ea(s, o))),
     "swr": ("st", lambda s, t, o: _swr(s, t, _ea(s, o))),
     "sc": ("st", lambda s, t, o: _sc(s, t, _ea(s, o))),
-    "teq": ("trap", lambda s, a, b: (_ for _ in ()).throw(Trap("teq"))
-            if s.r[a] == s.r[b] else None),
+    "teq": ("trap", lambda s, a, b: _trap(s.r[a] == s.r[b])),
+    "tne": ("trap", lambda s, a, b: _trap(s.r[a] != s.r[b])),
+    "tge": ("trap", lambda s, a, b: _trap(s32(s.r[a]) >= s32(s.r[b]))),
+    "tgeu": ("trap", lambda s, a, b: _trap(s.r[a] >= s.r[b])),
+    "tlt": ("trap", lambda s, a, b: _trap(s32(s.r[a]) < s32(s.r[b]))),
+    "tltu": ("trap", lambda s, a, b: _trap(s.r[a] < s.r[b])),
     "nop": ("nop", lambda s: None),
+    "sync": ("nop", lambda s: None),
+    "ehb": ("nop", lambda s: None),
 }
 
 # control flow: mnemonic -> kind
@@ -404,9 +415,9 @@ def fmt(ins, label_of=None):
     if k in ("ld", "st"):
         return "%s $%d,%d($%d)" % (mn, ins[1], ins[2], BASE)
     if k == "trap":
-        return "teq $%d,$%d" % ins[1:]
+        return "%s $%d,$%d" % ins
     if k == "nop":
-        return "nop"
+        return mn
     raise AssertionError(ins)
 
 

@@ -36,6 +36,7 @@ CC = os.environ.get("MIPS_CC", "mipsel-linux-gnu-gcc")
 CFLAGS = ["-EL", "-march=mips32r2", "-mno-abicalls", "-fno-pic", "-fno-pie", "-no-pie",
           "-nostdlib", "-static", "-G0", "-msoft-float", "-Wa,-mno-fix-loongson3-llsc",
           "-Wl,--build-id=none", "-Wl,-z,norelro", "-Wl,-z,noexecstack",
+          "-Wl,--no-warn-rwx-segments",
           "-Wl,-T," + os.path.join(HARNESS, "link.ld")]
 QEMU = os.environ.get("QEMU_MIPSEL", "qemu-mipsel")
 QEMU_CPU = os.environ.get("QEMU_CPU", "24Kc")
@@ -150,7 +151,7 @@ def compare(seqs, results, tag, seed):
     ref = results["qemu"]
     for i, s in enumerate(seqs):
         try:
-            model = s.expected()
+            model = ref[i] if s.no_model else s.expected()
         except (M.Trap, M.Unpredictable) as e:
             reports.append("seed %s %s seq %d (%s): the model failed: %s" % (seed, tag, s.index, s.name, e))
             model = [0] * len(ref[i])

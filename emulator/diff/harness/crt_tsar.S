@@ -70,7 +70,7 @@ _start:
 	or	$9, $9, $11
 	sw	$9, (0x01800000 >> 21) * 4($8)
 	/* PT2: 512 x {flags, PPN}, identity for 0x01800000 + 4K*i */
-	li	$11, PTE_V | PTE_C | PTE_W | PTE_U | PTE_G
+	li	$11, PTE_V | PTE_C | PTE_W | PTE_X | PTE_U | PTE_G
 	li	$12, 0x01800000 >> 12
 	addiu	$13, $12, 512
 2:	sw	$11, 0($10)
