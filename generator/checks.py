@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import Diagnostic
+from .derive import ELF_FLAG_VALUES
 from .schema import O32_REGISTERS
 
 Report = Callable[[str, str], None]
@@ -522,3 +523,58 @@ def kernel_config_unique(d, report):
             report(f"kernel.config[{i}]", f"{name} is set twice (also kernel.config[{first[name]}])")
         else:
             first[name] = i
+
+
+@rule
+def elf_flags_known(d, report):
+    for i, name in enumerate(d["abi"]["elf"]["flags_reject"]):
+        if name is not None and name not in ELF_FLAG_VALUES:
+            report(f"abi.elf.flags_reject[{i}]", f"unknown e_flags name '{name}'; known: "
+                   + ", ".join(sorted(ELF_FLAG_VALUES)))
+
+
+# --- CP0 ---------------------------------------------------------------------
+
+@rule
+def cp0_fields_fit(d, report):
+    cp0 = d["isa"]["cp0"]
+    if not cp0:
+        return
+    for table in ("status_fields", "cause_fields"):
+        for name, f in cp0[table].items():
+            if f is not None and f["lsb"] + f["width"] > 32:
+                report(f"isa.cp0.{table}.{name}", f"bits {f['lsb']}..{f['lsb'] + f['width'] - 1} "
+                       "exceed the 32-bit register")
+    f = cp0["ebase_cpunum"]
+    if f["lsb"] + f["width"] > 32:
+        report("isa.cp0.ebase_cpunum", "field exceeds the 32-bit register")
+
+
+@rule
+def cp0_registers_unique(d, report):
+    cp0 = d["isa"]["cp0"]
+    if not cp0:
+        return
+    seen: dict[tuple[int, int], str] = {}
+    for name, rs in cp0["registers"].items():
+        if rs is None or len(rs) != 2:
+            continue
+        if rs[1] > 7:
+            report(f"isa.cp0.registers.{name}", f"select {rs[1]} is out of range 0..7")
+        key = (rs[0], rs[1])
+        if key in seen:
+            report(f"isa.cp0.registers.{name}", f"${rs[0]}, {rs[1]} is also '{seen[key]}'")
+        seen.setdefault(key, name)
+
+
+@rule
+def cpu_irq_line_exists(d, report):
+    cp0 = d["isa"]["cp0"]
+    if not cp0:
+        return
+    for i, dev in enumerate(d["platform"]["devices"]):
+        if dev is not None and dev["cpu_irq_line"] is not None \
+                and dev["cpu_irq_line"] >= cp0["hw_irq_lines"]:
+            report(f"platform.devices[{i}].cpu_irq_line",
+                   f"CPU interrupt line {dev['cpu_irq_line']} does not exist: "
+                   f"isa.cp0.hw_irq_lines is {cp0['hw_irq_lines']}")

@@ -31,7 +31,7 @@ from jinja2 import nodes
 from . import __version__
 from .derive import DeriveError, derive
 from .errors import Diagnostic, LayoutError, SpecError, TemplateError
-from .filters import FILTERS, GLOBAL_FUNCTIONS, TESTS
+from .filters import FILTERS, GLOBAL_FUNCTIONS, TESTS, FilterError
 from .headers import insert_header, make_header
 from .schema import SECTIONS
 from .spec import Spec
@@ -98,7 +98,11 @@ class Project:
             self.overrides_dir = (spec.path.parent / custom)
         else:
             self.overrides_dir = self.root / "overrides" / self.arch
+        # The spec as named in headers and the manifest: relative to the root,
+        # or just its file name when it lives elsewhere (no host paths).
         self.spec_display = rel_display(spec.path, self.root)
+        if self.spec_display.startswith("../"):
+            self.spec_display = spec.path.name
         self.overrides_display = rel_display(self.overrides_dir, self.root)
 
     def sources(self) -> list[Source]:
@@ -112,6 +116,17 @@ class Project:
         return out
 
 
+class NoneOutputError(ValueError):
+    """A template printed None: almost always an optional spec key left unset."""
+
+
+def _refuse_none(value: Any) -> Any:
+    if value is None:
+        raise NoneOutputError("the template prints a None value (an optional spec key that is "
+                              "not set?); test it with {% if ... %} or give it a value")
+    return value
+
+
 def make_environment(project: Project) -> jinja2.Environment:
     loader = jinja2.PrefixLoader({
         "templates": jinja2.FileSystemLoader(str(project.templates_dir)),
@@ -121,6 +136,7 @@ def make_environment(project: Project) -> jinja2.Environment:
     })
     env = jinja2.Environment(
         loader=loader,
+        finalize=_refuse_none,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -173,6 +189,8 @@ class Renderer:
         elif isinstance(exc, jinja2.TemplateNotFound):
             msg = f"template not found: {exc.name} (templates are named templates/<path> " \
                   f"and overrides/{self.project.arch}/<path>)"
+        elif isinstance(exc, (NoneOutputError, FilterError)):
+            msg = str(exc)
         else:
             msg = f"{type(exc).__name__}: {exc}"
         return TemplateError(where, line, msg)
@@ -217,6 +235,9 @@ class Renderer:
                                         f"file name component renders to {part!r}")
                 if not part:
                     return None
+                if part == "None":
+                    raise TemplateError(source.display, None, f"file name component {part!r} "
+                                        "renders to None (an optional spec key that is not set?)")
             out.append(part)
         return "/".join(out)
 

@@ -304,6 +304,16 @@ class _Walker:
         return "a mapping"
 
 
+def _dynamic_defaults(data: dict[str, Any]) -> None:
+    """Defaults that depend on other keys (the schema's defaults are constants)."""
+    arch = data.get("arch")
+    if isinstance(arch, dict) and arch.get("name"):
+        if arch.get("defconfig") is None:
+            arch["defconfig"] = f"{arch['name']}_defconfig"
+        if arch.get("uts_machine") is None:
+            arch["uts_machine"] = arch["name"]
+
+
 def load_spec(path: str | Path, display: str | None = None, run_checks: bool = True) -> Spec:
     """Parse, validate and normalize a spec file; raise SpecError listing every problem."""
     path = Path(path)
@@ -328,6 +338,8 @@ def load_spec(path: str | Path, display: str | None = None, run_checks: bool = T
     data = walker.walk(S.SPEC, root, "")
     spec = Spec(path=path, display=display, data=data or {}, lines=walker.lines)
     diags = list(walker.diags)
+    if data is not None:
+        _dynamic_defaults(data)
     if data is not None and run_checks:
         from .checks import run_checks as _run
 
