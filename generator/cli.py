@@ -89,3 +89,6 @@ def main(argv: list[str] | None = None, root: str | Path | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except OSError as exc:  # unwritable output, full disk...: the environment, not a bug
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

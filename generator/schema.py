@@ -158,7 +158,7 @@ CP0 = Map(doc="coprocessor 0 as implemented", required=False, fields={
 ISA = Map(doc="instruction set and toolchain", fields={
     "family": Str(doc="ISA family", choices=("mips32",)),
     "endianness": Str(doc="byte order", choices=("little", "big")),
-    "word_bits": Int(doc="register/pointer width (only 32 is supported)", choices=(32, 64)),
+    "word_bits": Int(doc="register/pointer width (only 32 is supported, see checks)", min=1, max=128),
     "cross_compile": List(doc="CROSS_COMPILE prefixes, tried in order", item=Str(),
                           min_len=1, scalar_ok=True),
     "cflags": List(doc="extra C flags", item=Str(), default=[]),
