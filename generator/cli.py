@@ -71,8 +71,7 @@ def run(argv: list[str] | None, root: Path) -> int:
     if plan.drift and not args.force:
         raise DriftError(drift_message(plan, out_shown, project.overrides_display))
     written, unchanged, removed = apply_plan(
-        plan, force=args.force, log=lambda m: say(m.split(" ", 1)[0].ljust(7) + " "
-                                                 + f"{out_shown}/{m.split(' ', 1)[1].strip()}"))
+        plan, force=args.force, log=lambda verb, path: say(f"{verb:<7} {out_shown}/{path}"))
     say(f"{written} written, {unchanged} unchanged, {removed} removed")
     return 0
 

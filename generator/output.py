@@ -195,8 +195,8 @@ def _prune(directory: Path, stop: Path) -> None:
         d = d.parent
 
 
-def apply_plan(plan: Plan, force: bool = False, log=print) -> tuple[int, int, int]:
-    """Write the plan; returns (written, unchanged, removed)."""
+def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> tuple[int, int, int]:
+    """Write the plan; returns (written, unchanged, removed). ``log(verb, path)`` per file."""
     if plan.drift and not force:
         raise DriftError("drift")  # callers check first; this is a safety net
     written = removed = 0
@@ -206,15 +206,15 @@ def apply_plan(plan: Plan, force: bool = False, log=print) -> tuple[int, int, in
             target.unlink()
             _prune(target.parent, plan.outdir / "arch" / plan.arch)
             removed += 1
-            log(f"removed {ch.path}")
+            log("removed", ch.path)
         elif ch.kind == "mode":
             os.chmod(target, ch.new.mode)
             written += 1
-            log(f"chmod   {ch.path}")
+            log("chmod", ch.path)
         else:
             _atomic_write(target, ch.new.data, ch.new.mode)
             written += 1
-            log(f"{'wrote  ' if ch.kind == 'changed' else 'created'} {ch.path}")
+            log("wrote" if ch.kind == "changed" else "created", ch.path)
     if plan.manifest_changed:
         _atomic_write(plan.outdir / MANIFEST_NAME, plan.manifest_new, 0o644)
     return written, len(plan.unchanged), removed

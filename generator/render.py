@@ -196,21 +196,17 @@ class Renderer:
         return TemplateError(where, line, msg)
 
     def _display(self, filename: str | None) -> str | None:
+        """Display name of a file Jinja names in a traceback, or None if not ours."""
         if not filename:
             return None
-        norm = os.path.normpath(filename)
+        norm = os.path.normpath(os.path.abspath(filename))
         if norm in self._display_by_file:
             return self._display_by_file[norm]
         for base, shown in ((self.project.templates_dir, "templates"),
                             (self.project.overrides_dir, self.project.overrides_display)):
-            try:
-                rel = Path(norm).relative_to(os.path.normpath(os.path.abspath(base)))
-            except ValueError:
-                try:
-                    rel = Path(norm).relative_to(os.path.normpath(base))
-                except ValueError:
-                    continue
-            return f"{shown}/{rel.as_posix()}"
+            base_norm = os.path.normpath(os.path.abspath(base))
+            if norm.startswith(base_norm + os.sep):
+                return f"{shown}/{Path(os.path.relpath(norm, base_norm)).as_posix()}"
         return None
 
     # -- paths -------------------------------------------------------------
@@ -281,7 +277,7 @@ class Renderer:
     # -- rendering ---------------------------------------------------------
     def render_source(self, source: Source, out_rel: str) -> Rendered | None:
         out_path = f"arch/{self.project.arch}/{out_rel}"
-        self._display_by_file[os.path.normpath(str(source.abspath))] = source.display
+        self._display_by_file[os.path.normpath(os.path.abspath(source.abspath))] = source.display
         mode = 0o755 if source.abspath.stat().st_mode & stat.S_IXUSR else 0o644
         extends = self._extends_of(source) if source.kind == "override" and source.is_jinja else None
         header = make_header(out_rel, self.header_message(source, out_rel, extends))
@@ -310,7 +306,7 @@ class Renderer:
         chosen: dict[str, dict[str, Source]] = {"template": {}, "override": {}}
         problems = []
         for source in self.project.sources():
-            self._display_by_file[os.path.normpath(str(source.abspath))] = source.display
+            self._display_by_file[os.path.normpath(os.path.abspath(source.abspath))] = source.display
             out_rel = self.output_rel(source)
             if out_rel is None:
                 continue

@@ -320,3 +320,19 @@ def test_spec_error_raises_specerror(proj):
         load_spec(proj.spec, display="x.yaml")
     d = exc.value.diagnostics[0]
     assert (d.file, d.line, d.path) == ("x.yaml", proj.line_of("hz: fast"), "kernel.hz")
+
+
+def test_minimal_spec_without_optional_sections(proj):
+    import yaml
+    data = yaml.safe_load(proj.spec.read_text())
+    del data["isa"]["cp0"], data["mmu"]["cp2_registers"], data["mmu"]["mode_bits"]
+    del data["abi"]["syscall"]["stack_args"], data["arch"]["defconfig"]
+    for key in ("cflags", "aflags", "ldflags", "fpu", "atomics"):
+        del data["isa"][key]
+    for dev in data["platform"]["devices"]:
+        for key in ("pti_count", "wti_count", "cpu_irq_line"):
+            dev.pop(key, None)
+    proj.spec.write_text(yaml.safe_dump(data, sort_keys=False))
+    r = proj.run()
+    assert r.rc == 0, r.err
+    assert "KBUILD_DEFCONFIG := tsar_defconfig" in proj.out("Makefile")
