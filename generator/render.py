@@ -264,10 +264,11 @@ class Renderer:
         return header.rstrip("\n")
 
     def _extends_of(self, source: Source) -> str | None:
-        text = source.abspath.read_text(encoding="utf-8")
+        """The template an override extends (for its header), if any."""
         try:
+            text = source.abspath.read_text(encoding="utf-8")
             ast = self.env.parse(text, source.loader_name, str(source.abspath))
-        except jinja2.TemplateSyntaxError:
+        except (jinja2.TemplateSyntaxError, UnicodeDecodeError):
             return None  # reported properly when rendering
         for node in ast.find_all(nodes.Extends):
             if isinstance(node.template, nodes.Const):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_project
+from gen_helpers import make_project
 
 
 def test_deterministic_across_outdirs(proj):
