@@ -46,6 +46,17 @@ Filters
   c_bool            true/false -> 1/0
 Tests
   power_of_two      {% if x is power_of_two %}
+
+Messages (stderr) and exit codes
+  2  error: SPEC:LINE: KEY.PATH: what is wrong (expected ..., found ...)
+         why: / hint: / fix: continuation lines (indented)
+     N errors in spec; nothing written.
+  2  error: templates/x.h.j2:LINE: undefined: 'foo' is undefined
+     (also "syntax error: ...", "template not found: ...", filter messages)
+  3  error: files under OUTDIR/arch/NAME were changed by hand; ... one line per
+     file "OUTDIR/arch/NAME/P: edited by hand; move the change into
+     overrides/NAME/P" (or "added by hand (not produced by portkit)")
+  1  --check / --diff: the output is out of date
 """
 
 __version__ = "0.1.0"
