@@ -1,0 +1,230 @@
+/*
+ * blockdev.c - TSAR vci_block_device_tsar (reference 4.3): a DMA disk.
+ *
+ * Writing OP = READ/WRITE starts a transfer: STATUS reads BUSY until the
+ * completion cycle (a short simulated delay), then the data moves between
+ * the backing image and guest RAM, STATUS becomes *_SUCCESS / *_ERROR and
+ * the IRQ line rises if IRQ_ENABLE != 0.  Reading STATUS in a terminal state
+ * returns it, acknowledges the IRQ and goes back to IDLE.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define BLK_SIZE 512u
+#define BLK_DELAY 2000u          /* cycles from OP write to completion */
+#define BLK_PER_BLOCK 64u        /* plus this per block transferred */
+#define BLK_MAX_COUNT (1u << 20) /* sanity cap: 512 MiB per request */
+
+enum { R_BUFFER = 0x00, R_LBA = 0x04, R_COUNT = 0x08, R_OP = 0x0C, R_STATUS = 0x10,
+       R_IRQ_ENABLE = 0x14, R_SIZE = 0x18, R_BLOCK_SIZE = 0x1C, R_BUFFER_EXT = 0x20 };
+enum { OP_NOOP = 0, OP_READ = 1, OP_WRITE = 2 };
+enum { ST_IDLE = 0, ST_BUSY = 1, ST_READ_SUCCESS = 2, ST_WRITE_SUCCESS = 3,
+       ST_READ_ERROR = 4, ST_WRITE_ERROR = 5 };
+
+static bool terminal(uint32_t st) { return st >= ST_READ_SUCCESS && st <= ST_WRITE_ERROR; }
+
+bool blockdev_irq_line(blockdev_t *b)
+{
+    return b->irq_enable && terminal(b->status);
+}
+
+uint64_t blockdev_next_event(blockdev_t *b)
+{
+    return b->status == ST_BUSY ? b->done_at : UINT64_MAX;
+}
+
+static bool do_io(blockdev_t *b, bool write, uint64_t off, uint8_t *buf, size_t len)
+{
+    if (b->fd < 0) {
+        if (write)
+            memcpy(b->mem + off, buf, len);
+        else
+            memcpy(buf, b->mem + off, len);
+        return true;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write ? pwrite(b->fd, buf + done, len - done, (off_t)(off + done))
+                          : pread(b->fd, buf + done, len - done, (off_t)(off + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += (size_t)n;
+    }
+    return true;
+}
+
+static void complete(blockdev_t *b)
+{
+    machine *m = b->m;
+    bool rd = b->op == OP_READ;
+    uint64_t pa = ((uint64_t)(b->buffer_ext & 0xFF) << 32) | b->buffer;
+    size_t len = (size_t)b->count * BLK_SIZE;
+    bool ok = (uint64_t)b->lba + b->count <= b->nblocks && b->count <= BLK_MAX_COUNT &&
+              (rd || !b->readonly);
+    uint8_t *tmp = NULL;
+    if (ok && len) {
+        tmp = malloc(len);
+        ok = tmp != NULL;
+    }
+    if (ok && len) {
+        if (rd)
+            ok = do_io(b, false, (uint64_t)b->lba * BLK_SIZE, tmp, len) &&
+                 bus_dma_write(m, pa, tmp, len) == 0;
+        else
+            ok = bus_dma_read(m, pa, tmp, len) == 0 &&
+                 do_io(b, true, (uint64_t)b->lba * BLK_SIZE, tmp, len);
+    }
+    free(tmp);
+    b->status = rd ? (ok ? ST_READ_SUCCESS : ST_READ_ERROR)
+                   : (ok ? ST_WRITE_SUCCESS : ST_WRITE_ERROR);
+    if (TRACE_ON(m, TEMU_TRACE_DEV))
+        trace_printf(m, "dev: blockdev %s lba=%u count=%u pa=0x%010llx -> %s\n",
+                     rd ? "read" : "write", b->lba, b->count, (unsigned long long)pa,
+                     ok ? "ok" : "ERROR");
+}
+
+void blockdev_update(blockdev_t *b)
+{
+    if (b->status == ST_BUSY && machine_now(b->m) >= b->done_at)
+        complete(b);
+}
+
+static int blk_read(void *dev, uint32_t off, uint32_t *val)
+{
+    blockdev_t *b = dev;
+    blockdev_update(b);
+    switch (off) {
+    case R_BUFFER: *val = b->buffer; return 0;
+    case R_LBA: *val = b->lba; return 0;
+    case R_COUNT: *val = b->count; return 0;
+    case R_STATUS:
+        *val = b->status;
+        if (terminal(b->status))
+            b->status = ST_IDLE; /* read acknowledges */
+        return 0;
+    case R_IRQ_ENABLE: *val = b->irq_enable; return 0;
+    case R_SIZE: *val = (uint32_t)b->nblocks; return 0;
+    case R_BLOCK_SIZE: *val = BLK_SIZE; return 0;
+    case R_BUFFER_EXT: *val = b->buffer_ext; return 0;
+    default: return -1; /* OP is write-only */
+    }
+}
+
+static int blk_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
+{
+    blockdev_t *b = dev;
+    (void)be;
+    blockdev_update(b);
+    bool busy = b->status == ST_BUSY;
+    switch (off) {
+    case R_BUFFER: if (busy) return -1; b->buffer = val; return 0;
+    case R_LBA: if (busy) return -1; b->lba = val; return 0;
+    case R_COUNT: if (busy) return -1; b->count = val; return 0;
+    case R_OP:
+        if (busy)
+            return -1;
+        if (val == OP_READ || val == OP_WRITE) {
+            b->op = (int)val;
+            b->status = ST_BUSY;
+            b->done_at = machine_now(b->m) + BLK_DELAY +
+                         (uint64_t)BLK_PER_BLOCK * (b->count < BLK_MAX_COUNT ? b->count : 0);
+        } else {
+            b->status = ST_IDLE; /* NOOP: soft reset */
+        }
+        return 0;
+    case R_IRQ_ENABLE: b->irq_enable = val; return 0;
+    case R_BUFFER_EXT: b->buffer_ext = val; return 0;
+    default: return -1;
+    }
+}
+
+blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t errlen)
+{
+    blockdev_t *b = calloc(1, sizeof *b);
+    if (!b) {
+        errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    b->m = m;
+    b->fd = -1;
+    b->irq = d->nirq ? d->irq[0] : -1;
+    b->irq_enable = 1;
+    const temu_config *cfg = &m->cfg;
+    if (cfg->disk_path) {
+        const char *p = cfg->disk_path;
+        b->fd = open(p, O_RDWR | O_CLOEXEC);
+        if (b->fd < 0 && (errno == EACCES || errno == EROFS)) {
+            b->fd = open(p, O_RDONLY | O_CLOEXEC);
+            b->readonly = b->fd >= 0;
+        }
+        if (b->fd < 0) {
+            errf(err, errlen, "%s: cannot open disk image: %s", p, strerror(errno));
+            free(b);
+            return NULL;
+        }
+        struct stat st;
+        if (fstat(b->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+            errf(err, errlen, "%s: disk image is not a regular file", p);
+            close(b->fd);
+            free(b);
+            return NULL;
+        }
+        if (st.st_size == 0 || st.st_size % BLK_SIZE) {
+            errf(err, errlen,
+                 "%s: disk image size %lld is not a positive multiple of %u bytes "
+                 "(truncated?)",
+                 p, (long long)st.st_size, BLK_SIZE);
+            close(b->fd);
+            free(b);
+            return NULL;
+        }
+        /* make sure it is readable at all */
+        uint8_t probe[BLK_SIZE];
+        if (pread(b->fd, probe, BLK_SIZE, 0) != (ssize_t)BLK_SIZE) {
+            errf(err, errlen, "%s: cannot read disk image: %s", p,
+                 errno ? strerror(errno) : "short read");
+            close(b->fd);
+            free(b);
+            return NULL;
+        }
+        b->nblocks = (uint64_t)st.st_size / BLK_SIZE;
+    } else if (cfg->disk_data) {
+        if (cfg->disk_size == 0 || cfg->disk_size % BLK_SIZE) {
+            errf(err, errlen, "in-memory disk image size %zu is not a positive multiple of %u",
+                 cfg->disk_size, BLK_SIZE);
+            free(b);
+            return NULL;
+        }
+        b->mem = malloc(cfg->disk_size);
+        if (!b->mem) {
+            errf(err, errlen, "out of memory (disk image)");
+            free(b);
+            return NULL;
+        }
+        memcpy(b->mem, cfg->disk_data, cfg->disk_size);
+        b->nblocks = cfg->disk_size / BLK_SIZE;
+    }
+    if (b->nblocks > 0xFFFFFFFFull)
+        b->nblocks = 0xFFFFFFFFull;
+    mmio_region r = {d->base, d->size, "blockdev", b, blk_read, blk_write};
+    bus_add_mmio(m, &r);
+    return b;
+}
+
+void blockdev_free(blockdev_t *b)
+{
+    if (!b)
+        return;
+    if (b->fd >= 0)
+        close(b->fd);
+    free(b->mem);
+    free(b);
+}

@@ -1,0 +1,631 @@
+/*
+ * cpu.c - the threaded interpreter (MIPS32 execute stage).
+ *
+ * cpu_exec() runs predecoded instructions of the current physical code page
+ * (dpage) with computed gotos.  Hot state lives in locals: `ip` (current
+ * dinsn), `pbase`/`pvbase` (decoded page and its virtual base, from which the
+ * PC is derived), `budget` (instructions left before the outer loop must look
+ * at events), `brp`/`brt` (a branch is pending: the current instruction is
+ * its delay slot).
+ *
+ * Every operation has two handlers: the normal one and a "delay slot" one
+ * used for instructions that follow a branch in memory (and for the first
+ * word of every page, whose predecessor lives elsewhere).  Only the latter
+ * checks `brp`, so straight-line code pays nothing for delay slots.
+ *
+ * Anything slow or rare (MMIO, TLB misses, CP0/CP2, exceptions) is done out
+ * of line after SYNC() has published the local state into `cpu_t`.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+const void *const *cpu_handlers;
+
+#define SINK 32
+
+int cpu_exec(machine *m, int64_t budget_in)
+{
+    static const void *const handlers[] = {
+#define X(n) &&L_##n, &&L_##n##_ds,
+        OPLIST(X)
+#undef X
+        &&L_pageend,
+    };
+    if (!m) {
+        cpu_handlers = handlers;
+        return 0;
+    }
+
+    cpu_t *const c = &m->cpu;
+    uint32_t *const R = c->r;
+    int64_t budget = budget_in;
+    uint64_t cycles_end = c->cycles + (uint64_t)budget_in;
+    bool brp = c->br_pending;
+    uint32_t brt = c->br_target;
+    dinsn *ip = NULL, *pbase = NULL;
+    uint32_t pvbase = 0;
+    stlb_ent *tlbr = NULL, *tlbw = NULL;
+
+#define CUR_PC() (pvbase + ((uint32_t)(ip - pbase) << 2))
+#define SYNC()                                                                \
+    do {                                                                      \
+        c->pc = CUR_PC();                                                     \
+        c->br_pending = brp;                                                  \
+        c->br_target = brt;                                                   \
+        c->cycles = cycles_end - (uint64_t)budget;                            \
+    } while (0)
+/* Leave after the current instruction (budget reaches 0 in NEXT). */
+#define FORCE_EXIT                                                            \
+    do {                                                                      \
+        cycles_end -= (uint64_t)(budget - 1);                                 \
+        budget = 1;                                                           \
+    } while (0)
+#define CHECK_EXIT                                                            \
+    do {                                                                      \
+        if (unlikely(c->exit_req)) {                                          \
+            c->exit_req = false;                                              \
+            FORCE_EXIT;                                                       \
+        }                                                                     \
+    } while (0)
+/* Count the current instruction and leave with c->pc already set. */
+#define RETIRE_AND_LEAVE                                                      \
+    do {                                                                      \
+        cycles_end = cycles_end - (uint64_t)budget + 1;                       \
+        budget = 0;                                                           \
+        goto out_pc;                                                          \
+    } while (0)
+#define RAISE(code, ce)                                                       \
+    do {                                                                      \
+        SYNC();                                                               \
+        cpu_exception(m, code, ce);                                           \
+        goto exc;                                                             \
+    } while (0)
+#define NEXT                                                                  \
+    do {                                                                      \
+        ip++;                                                                 \
+        if (unlikely(--budget <= 0))                                          \
+            goto out_ip;                                                      \
+        goto *ip->h;                                                          \
+    } while (0)
+/* Continue at virtual address t (counts the current instruction). */
+#define JUMP(t)                                                               \
+    do {                                                                      \
+        uint32_t t_ = (t);                                                    \
+        if (unlikely(--budget <= 0)) {                                        \
+            c->pc = t_;                                                       \
+            goto out_pc;                                                      \
+        }                                                                     \
+        if (likely(((t_ ^ pvbase) & (PAGE_MASK | 3)) == 0)) {                 \
+            ip = pbase + ((t_ & 0xFFF) >> 2);                                 \
+            goto *ip->h;                                                      \
+        }                                                                     \
+        c->pc = t_;                                                           \
+        goto lookup;                                                          \
+    } while (0)
+#define DS_NEXT                                                               \
+    do {                                                                      \
+        if (brp) {                                                            \
+            brp = false;                                                      \
+            JUMP(brt);                                                        \
+        }                                                                     \
+        NEXT;                                                                 \
+    } while (0)
+
+#define USER (c->mode)
+#define NEED_CU0                                                              \
+    do {                                                                      \
+        if (unlikely(USER) && !(c->status & ST_CU0))                          \
+            RAISE(EXC_CPU, 0);                                                \
+    } while (0)
+#define NEED_CU2                                                              \
+    do {                                                                      \
+        if (unlikely(USER) && !(c->status & ST_CU2))                          \
+            RAISE(EXC_CPU, 2);                                                \
+    } while (0)
+
+/* ---- memory access fast paths (software TLB hit -> host pointer) ---- */
+#define LOAD(size, T, va, dst)                                                \
+    do {                                                                      \
+        uint32_t va_ = (va);                                                  \
+        stlb_ent *e_ = &tlbr[(va_ >> PAGE_SHIFT) & (STLB_N - 1)];             \
+        if (likely(e_->tag == (va_ & (PAGE_MASK | (size - 1))))) {            \
+            dst = (uint32_t)(T)(*(const T *)(e_->addend + va_));              \
+        } else {                                                              \
+            uint32_t v_;                                                      \
+            SYNC();                                                           \
+            if (!mem_load_slow(m, va_, size, &v_))                            \
+                goto exc;                                                     \
+            dst = (uint32_t)(T)v_;                                            \
+            CHECK_EXIT;                                                       \
+        }                                                                     \
+    } while (0)
+
+#define STORE(size, T, va, val)                                               \
+    do {                                                                      \
+        uint32_t va_ = (va);                                                  \
+        stlb_ent *e_ = &tlbw[(va_ >> PAGE_SHIFT) & (STLB_N - 1)];             \
+        if (likely(e_->tag == (va_ & (PAGE_MASK | (size - 1))))) {            \
+            uintptr_t p_ = e_->addend + va_;                                  \
+            *(T *)p_ = (T)(val);                                              \
+            if (unlikely((p_ & ~(uintptr_t)3) == c->ll_host))                 \
+                c->ll_valid = false, c->ll_host = 0;                          \
+        } else {                                                              \
+            SYNC();                                                           \
+            if (!mem_store_slow(m, va_, size, (val)))                         \
+                goto exc;                                                     \
+            CHECK_EXIT;                                                       \
+        }                                                                     \
+    } while (0)
+
+#define BR_TARGET() (CUR_PC() + 4 + ip->imm)
+#define BRANCH(cond)                                                          \
+    do {                                                                      \
+        if (cond) {                                                           \
+            brt = BR_TARGET();                                                \
+            brp = true;                                                       \
+        }                                                                     \
+    } while (0)
+/* branch likely: the delay slot is nullified when not taken */
+#define BRANCH_L(cond)                                                        \
+    do {                                                                      \
+        if (cond) {                                                           \
+            brt = BR_TARGET();                                                \
+            brp = true;                                                       \
+        } else {                                                              \
+            ip++;                                                             \
+        }                                                                     \
+    } while (0)
+
+#define RS R[ip->rs]
+#define RT R[ip->rt]
+#define RD R[ip->rd]
+#define SRS ((int32_t)R[ip->rs])
+#define SRT ((int32_t)R[ip->rt])
+
+    /* Operation bodies.  Each is instantiated twice (normal / delay slot). */
+#define B_decode
+#define B_ri RAISE(EXC_RI, 0);
+#define B_nop
+#define B_sll RD = RT << ip->sa;
+#define B_srl RD = RT >> ip->sa;
+#define B_sra RD = (uint32_t)(SRT >> ip->sa);
+#define B_rotr                                                                \
+    {                                                                         \
+        uint32_t x = RT, s = ip->sa;                                          \
+        RD = s ? (x >> s) | (x << (32 - s)) : x;                              \
+    }
+#define B_sllv RD = RT << (RS & 31);
+#define B_srlv RD = RT >> (RS & 31);
+#define B_srav RD = (uint32_t)(SRT >> (RS & 31));
+#define B_rotrv                                                               \
+    {                                                                         \
+        uint32_t x = RT, s = RS & 31;                                         \
+        RD = s ? (x >> s) | (x << (32 - s)) : x;                              \
+    }
+#define B_jr                                                                  \
+    brt = RS;                                                                 \
+    brp = true;
+#define B_jalr                                                                \
+    {                                                                         \
+        uint32_t t = RS;                                                      \
+        RD = CUR_PC() + 8;                                                    \
+        brt = t;                                                              \
+        brp = true;                                                           \
+    }
+#define B_movz                                                                \
+    if (RT == 0)                                                              \
+        RD = RS;
+#define B_movn                                                                \
+    if (RT != 0)                                                              \
+        RD = RS;
+#define B_syscall RAISE(EXC_SYS, 0);
+#define B_brk RAISE(EXC_BP, 0);
+#define B_sync /* CP2 SYNC: the write buffer is always empty here */
+#define B_mfhi RD = c->hi;
+#define B_mthi c->hi = RS;
+#define B_mflo RD = c->lo;
+#define B_mtlo c->lo = RS;
+#define B_mult                                                                \
+    {                                                                         \
+        int64_t p = (int64_t)SRS * (int64_t)SRT;                              \
+        c->lo = (uint32_t)p;                                                  \
+        c->hi = (uint32_t)((uint64_t)p >> 32);                                \
+    }
+#define B_multu                                                               \
+    {                                                                         \
+        uint64_t p = (uint64_t)RS * (uint64_t)RT;                             \
+        c->lo = (uint32_t)p;                                                  \
+        c->hi = (uint32_t)(p >> 32);                                          \
+    }
+    /* division by zero: no exception, HI/LO left unchanged */
+#define B_div                                                                 \
+    {                                                                         \
+        int32_t a = SRS, b = SRT;                                             \
+        if (b == -1 && a == INT32_MIN) {                                      \
+            c->lo = (uint32_t)a;                                              \
+            c->hi = 0;                                                        \
+        } else if (b != 0) {                                                  \
+            c->lo = (uint32_t)(a / b);                                        \
+            c->hi = (uint32_t)(a % b);                                        \
+        }                                                                     \
+    }
+#define B_divu                                                                \
+    {                                                                         \
+        uint32_t a = RS, b = RT;                                              \
+        if (b != 0) {                                                         \
+            c->lo = a / b;                                                    \
+            c->hi = a % b;                                                    \
+        }                                                                     \
+    }
+#define B_add                                                                 \
+    {                                                                         \
+        int32_t r;                                                            \
+        if (__builtin_add_overflow(SRS, SRT, &r))                             \
+            RAISE(EXC_OV, 0);                                                 \
+        RD = (uint32_t)r;                                                     \
+    }
+#define B_addu RD = RS + RT;
+#define B_sub                                                                 \
+    {                                                                         \
+        int32_t r;                                                            \
+        if (__builtin_sub_overflow(SRS, SRT, &r))                             \
+            RAISE(EXC_OV, 0);                                                 \
+        RD = (uint32_t)r;                                                     \
+    }
+#define B_subu RD = RS - RT;
+#define B_and RD = RS & RT;
+#define B_or RD = RS | RT;
+#define B_xor RD = RS ^ RT;
+#define B_nor RD = ~(RS | RT);
+#define B_slt RD = SRS < SRT;
+#define B_sltu RD = RS < RT;
+#define B_tge if (SRS >= SRT) RAISE(EXC_TR, 0);
+#define B_tgeu if (RS >= RT) RAISE(EXC_TR, 0);
+#define B_tlt if (SRS < SRT) RAISE(EXC_TR, 0);
+#define B_tltu if (RS < RT) RAISE(EXC_TR, 0);
+#define B_teq if (RS == RT) RAISE(EXC_TR, 0);
+#define B_tne if (RS != RT) RAISE(EXC_TR, 0);
+#define B_move RD = RS;
+#define B_bltz BRANCH(SRS < 0);
+#define B_bgez BRANCH(SRS >= 0);
+#define B_bltzl BRANCH_L(SRS < 0);
+#define B_bgezl BRANCH_L(SRS >= 0);
+#define B_bltzal                                                              \
+    {                                                                         \
+        int32_t v = SRS;                                                      \
+        R[31] = CUR_PC() + 8;                                                 \
+        BRANCH(v < 0);                                                        \
+    }
+#define B_bgezal                                                              \
+    {                                                                         \
+        int32_t v = SRS;                                                      \
+        R[31] = CUR_PC() + 8;                                                 \
+        BRANCH(v >= 0);                                                       \
+    }
+#define B_bltzall                                                             \
+    {                                                                         \
+        int32_t v = SRS;                                                      \
+        R[31] = CUR_PC() + 8;                                                 \
+        BRANCH_L(v < 0);                                                      \
+    }
+#define B_bgezall                                                             \
+    {                                                                         \
+        int32_t v = SRS;                                                      \
+        R[31] = CUR_PC() + 8;                                                 \
+        BRANCH_L(v >= 0);                                                     \
+    }
+#define B_j                                                                   \
+    brt = ((CUR_PC() + 4) & 0xF0000000u) | ip->imm;                           \
+    brp = true;
+#define B_jal                                                                 \
+    {                                                                         \
+        uint32_t pc = CUR_PC();                                               \
+        R[31] = pc + 8;                                                       \
+        brt = ((pc + 4) & 0xF0000000u) | ip->imm;                             \
+        brp = true;                                                           \
+    }
+#define B_beq BRANCH(RS == RT);
+#define B_bne BRANCH(RS != RT);
+#define B_blez BRANCH(SRS <= 0);
+#define B_bgtz BRANCH(SRS > 0);
+#define B_beql BRANCH_L(RS == RT);
+#define B_bnel BRANCH_L(RS != RT);
+#define B_blezl BRANCH_L(SRS <= 0);
+#define B_bgtzl BRANCH_L(SRS > 0);
+#define B_b BRANCH(1);
+#define B_addi                                                                \
+    {                                                                         \
+        int32_t r;                                                            \
+        if (__builtin_add_overflow(SRS, (int32_t)ip->imm, &r))                \
+            RAISE(EXC_OV, 0);                                                 \
+        RT = (uint32_t)r;                                                     \
+    }
+#define B_addiu RT = RS + ip->imm;
+#define B_li RT = ip->imm;
+#define B_slti RT = SRS < (int32_t)ip->imm;
+#define B_sltiu RT = RS < ip->imm;
+#define B_andi RT = RS & ip->imm;
+#define B_ori RT = RS | ip->imm;
+#define B_xori RT = RS ^ ip->imm;
+#define B_lui RT = ip->imm;
+#define B_mfc0                                                                \
+    NEED_CU0;                                                                 \
+    SYNC();                                                                   \
+    RT = cp0_read(m, ip->rd, ip->sa);
+#define B_mtc0                                                                \
+    NEED_CU0;                                                                 \
+    SYNC();                                                                   \
+    cp0_write(m, ip->rd, ip->sa, RT);                                         \
+    FORCE_EXIT;
+#define B_eret                                                                \
+    NEED_CU0;                                                                 \
+    SYNC();                                                                   \
+    cpu_eret(m);                                                              \
+    brp = false;                                                              \
+    RETIRE_AND_LEAVE;
+#define B_wait                                                                \
+    NEED_CU0;                                                                 \
+    SYNC();                                                                   \
+    c->waiting = true;                                                        \
+    c->pc = brp ? brt : CUR_PC() + 4;                                         \
+    brp = false;                                                              \
+    RETIRE_AND_LEAVE;
+#define B_di                                                                  \
+    NEED_CU0;                                                                 \
+    {                                                                         \
+        uint32_t s = c->status;                                               \
+        c->status = s & ~ST_IE;                                               \
+        RT = s;                                                               \
+    }
+#define B_ei                                                                  \
+    NEED_CU0;                                                                 \
+    {                                                                         \
+        uint32_t s = c->status;                                               \
+        c->status = s | ST_IE;                                                \
+        RT = s;                                                               \
+        FORCE_EXIT;                                                           \
+    }
+#define B_cop0_other                                                          \
+    NEED_CU0;                                                                 \
+    RAISE(EXC_RI, 0);
+#define B_cpu1 RAISE(EXC_CPU, 1);
+#define B_mfc2                                                                \
+    NEED_CU2;                                                                 \
+    {                                                                         \
+        uint32_t v_;                                                          \
+        int r_;                                                               \
+        SYNC();                                                               \
+        r_ = mmu_cp2_read(m, ip->rd, &v_);                                    \
+        if (r_) {                                                             \
+            cpu_data_fault(m, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
+            goto exc;                                                         \
+        }                                                                     \
+        RT = v_;                                                              \
+    }
+#define B_mtc2                                                                \
+    NEED_CU2;                                                                 \
+    {                                                                         \
+        int r_;                                                               \
+        SYNC();                                                               \
+        r_ = mmu_cp2_write(m, ip->rd, RT);                                    \
+        if (r_) {                                                             \
+            cpu_data_fault(m, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
+            goto exc;                                                         \
+        }                                                                     \
+        FORCE_EXIT;                                                           \
+    }
+#define B_cop2_other                                                          \
+    NEED_CU2;                                                                 \
+    RAISE(EXC_RI, 0);
+#define ACC() (((uint64_t)c->hi << 32) | c->lo)
+#define SET_ACC(v)                                                            \
+    do {                                                                      \
+        uint64_t v_ = (v);                                                    \
+        c->lo = (uint32_t)v_;                                                 \
+        c->hi = (uint32_t)(v_ >> 32);                                         \
+    } while (0)
+#define B_madd SET_ACC(ACC() + (uint64_t)((int64_t)SRS * (int64_t)SRT));
+#define B_maddu SET_ACC(ACC() + (uint64_t)RS * (uint64_t)RT);
+#define B_msub SET_ACC(ACC() - (uint64_t)((int64_t)SRS * (int64_t)SRT));
+#define B_msubu SET_ACC(ACC() - (uint64_t)RS * (uint64_t)RT);
+#define B_mul RD = (uint32_t)((int64_t)SRS * (int64_t)SRT);
+#define B_clz                                                                 \
+    {                                                                         \
+        uint32_t x = RS;                                                      \
+        RD = x ? (uint32_t)__builtin_clz(x) : 32;                             \
+    }
+#define B_clo                                                                 \
+    {                                                                         \
+        uint32_t x = ~RS;                                                     \
+        RD = x ? (uint32_t)__builtin_clz(x) : 32;                             \
+    }
+#define B_trap_quirk RAISE(EXC_TR, 0);
+#define B_ext RT = (RS >> ip->sa) & ip->imm;
+#define B_ins RD = (RT & ~ip->imm) | ((RS << ip->sa) & ip->imm);
+#define B_wsbh                                                                \
+    {                                                                         \
+        uint32_t x = RT;                                                      \
+        RD = ((x & 0x00FF00FFu) << 8) | ((x >> 8) & 0x00FF00FFu);             \
+    }
+#define B_seb RD = (uint32_t)(int32_t)(int8_t)RT;
+#define B_seh RD = (uint32_t)(int32_t)(int16_t)RT;
+#define B_rdhwr                                                               \
+    {                                                                         \
+        unsigned hr = ip->rd;                                                 \
+        if (USER && !(c->hwrena & (1u << hr)))                                \
+            RAISE(EXC_RI, 0);                                                 \
+        switch (hr) {                                                         \
+        case 0: RT = c->ebase & 0x3FF; break;                                 \
+        case 2: SYNC(); RT = cpu_count(m); break;                             \
+        case 3: RT = 1; break;                                                \
+        case 29: RT = c->userlocal; break;                                    \
+        default: RAISE(EXC_RI, 0);                                            \
+        }                                                                     \
+    }
+#define B_lb LOAD(1, int8_t, RS + ip->imm, RT);
+#define B_lbu LOAD(1, uint8_t, RS + ip->imm, RT);
+#define B_lh LOAD(2, int16_t, RS + ip->imm, RT);
+#define B_lhu LOAD(2, uint16_t, RS + ip->imm, RT);
+#define B_lw LOAD(4, uint32_t, RS + ip->imm, RT);
+    /* little-endian lwl/lwr: merge part of the aligned word into rt */
+#define B_lwl                                                                 \
+    {                                                                         \
+        uint32_t va = RS + ip->imm, w, sh = (3 - (va & 3)) * 8;               \
+        LOAD(4, uint32_t, va & ~3u, w);                                       \
+        RD = (RT & ~(0xFFFFFFFFu << sh)) | (w << sh);                         \
+    }
+#define B_lwr                                                                 \
+    {                                                                         \
+        uint32_t va = RS + ip->imm, w, sh = (va & 3) * 8;                     \
+        LOAD(4, uint32_t, va & ~3u, w);                                       \
+        RD = (RT & ~(0xFFFFFFFFu >> sh)) | (w >> sh);                         \
+    }
+#define B_sb STORE(1, uint8_t, RS + ip->imm, RT);
+#define B_sh STORE(2, u16a, RS + ip->imm, RT);
+#define B_sw STORE(4, u32a, RS + ip->imm, RT);
+    /* swl/swr store a subset of bytes: done as a byte-enable word store */
+#define B_swl                                                                 \
+    {                                                                         \
+        uint32_t va = RS + ip->imm, b = va & 3;                               \
+        SYNC();                                                               \
+        if (!mem_store_be(m, va & ~3u, RT >> ((3 - b) * 8), 0xFu >> (3 - b),  \
+                          va))                                                \
+            goto exc;                                                         \
+        CHECK_EXIT;                                                           \
+    }
+#define B_swr                                                                 \
+    {                                                                         \
+        uint32_t va = RS + ip->imm, b = va & 3;                               \
+        SYNC();                                                               \
+        if (!mem_store_be(m, va & ~3u, RT << (b * 8), (0xFu << b) & 0xFu,     \
+                          va))                                                \
+            goto exc;                                                         \
+        CHECK_EXIT;                                                           \
+    }
+#define B_cache NEED_CU0; /* caches are not modelled: always coherent */
+#define B_pref
+#define B_ll                                                                  \
+    {                                                                         \
+        uint32_t v_;                                                          \
+        SYNC();                                                               \
+        if (!mem_ll(m, RS + ip->imm, &v_))                                    \
+            goto exc;                                                         \
+        RT = v_;                                                              \
+        CHECK_EXIT;                                                           \
+    }
+#define B_sc                                                                  \
+    {                                                                         \
+        uint32_t ok_;                                                         \
+        SYNC();                                                               \
+        if (!mem_sc(m, RS + ip->imm, RT, &ok_))                               \
+            goto exc;                                                         \
+        RD = ok_;                                                             \
+        CHECK_EXIT;                                                           \
+    }
+
+    /* ---- enter at c->pc ---- */
+    goto lookup;
+
+    /* ---- handlers ---- */
+L_decode:
+L_decode_ds: {
+    dpage *dp = c->cur_dp;
+    uint32_t idx = (uint32_t)(ip - pbase);
+    const u32a *words = (const u32a *)dp->host;
+    int ds = idx == 0 || insn_has_delay_slot(words[idx - 1]);
+    int op = decode_insn(words[idx], ip);
+    ip->h = handlers[op * 2 + ds];
+    goto *ip->h;
+}
+
+#define INST(n)                                                               \
+    L_##n : { B_##n } NEXT;                                                   \
+    L_##n##_ds : { B_##n } DS_NEXT;
+/* Branches: a branch in a delay slot is UNPREDICTABLE; the newer one wins. */
+#define INST_BR(n)                                                            \
+    L_##n : L_##n##_ds : { B_##n } NEXT;
+
+    INST(ri) INST(nop) INST(sll) INST(srl) INST(sra) INST(rotr) INST(sllv)
+    INST(srlv) INST(srav) INST(rotrv) INST_BR(jr) INST_BR(jalr) INST(movz)
+    INST(movn) INST(syscall) INST(brk) INST(sync) INST(mfhi) INST(mthi)
+    INST(mflo) INST(mtlo) INST(mult) INST(multu) INST(div) INST(divu)
+    INST(add) INST(addu) INST(sub) INST(subu) INST(and) INST(or) INST(xor)
+    INST(nor) INST(slt) INST(sltu) INST(tge) INST(tgeu) INST(tlt) INST(tltu)
+    INST(teq) INST(tne) INST(move)
+    INST_BR(bltz) INST_BR(bgez) INST_BR(bltzl) INST_BR(bgezl) INST_BR(bltzal)
+    INST_BR(bgezal) INST_BR(bltzall) INST_BR(bgezall) INST_BR(j) INST_BR(jal)
+    INST_BR(beq) INST_BR(bne) INST_BR(blez) INST_BR(bgtz) INST_BR(beql)
+    INST_BR(bnel) INST_BR(blezl) INST_BR(bgtzl) INST_BR(b)
+    INST(addi) INST(addiu) INST(li) INST(slti) INST(sltiu) INST(andi) INST(ori)
+    INST(xori) INST(lui) INST(mfc0) INST(mtc0) INST(eret) INST(wait) INST(di)
+    INST(ei) INST(cop0_other) INST(cpu1) INST(mfc2) INST(mtc2) INST(cop2_other)
+    INST(madd) INST(maddu) INST(mul) INST(msub) INST(msubu) INST(clz) INST(clo)
+    INST(trap_quirk) INST(ext) INST(ins) INST(wsbh) INST(seb) INST(seh)
+    INST(rdhwr) INST(lb) INST(lh) INST(lwl) INST(lw) INST(lbu) INST(lhu)
+    INST(lwr) INST(sb) INST(sh) INST(swl) INST(sw) INST(swr) INST(cache)
+    INST(ll) INST(sc) INST(pref)
+
+L_pageend:
+    /* Fell off the end of the decoded page (possibly into a delay slot). */
+    c->pc = pvbase + PAGE_SIZE + ((uint32_t)(ip - (pbase + DPAGE_N)) << 2);
+    goto lookup;
+
+lookup: {
+    uint32_t pc = c->pc;
+    itlb_ent *ie = &c->itlb[c->mode][(pc >> PAGE_SHIFT) & (ITLB_N - 1)];
+    dpage *dp;
+    if (likely(ie->tag == (pc & (PAGE_MASK | 3)))) {
+        dp = ie->dp;
+    } else {
+        c->br_pending = brp;
+        c->br_target = brt;
+        c->cycles = cycles_end - (uint64_t)budget;
+        dp = fetch_slow(m, pc);
+        if (!dp)
+            goto exc;
+    }
+    c->cur_dp = dp;
+    pbase = dp->ops;
+    pvbase = pc & PAGE_MASK;
+    tlbr = c->dtlb_r[c->mode];
+    tlbw = c->dtlb_w[c->mode];
+    ip = pbase + ((pc & 0xFFF) >> 2);
+    goto *ip->h;
+}
+
+exc:
+    /* An exception was raised: c->pc is the vector; the faulting instruction
+     * counts as one cycle. */
+    brp = false;
+    if (--budget <= 0)
+        goto out_pc;
+    if (unlikely(c->exit_req)) {
+        c->exit_req = false;
+        goto out_pc;
+    }
+    goto lookup;
+
+out_ip:
+    c->pc = CUR_PC();
+out_pc:
+    c->cycles = cycles_end - (uint64_t)budget;
+    c->br_pending = brp;
+    c->br_target = brt;
+    c->cur_dp = NULL;
+    return 0;
+}
+
+void cpu_init_handlers(void)
+{
+    if (!cpu_handlers)
+        cpu_exec(NULL, 0);
+}
+
+void dpage_reset(dpage *dp)
+{
+    const void *dec = cpu_handlers[OP_decode * 2];
+    for (unsigned i = 0; i < DPAGE_N; i++)
+        dp->ops[i].h = dec;
+    dp->ops[DPAGE_N].h = dp->ops[DPAGE_N + 1].h = cpu_handlers[OP_COUNT * 2];
+}

@@ -1,0 +1,439 @@
+/*
+ * internal.h - shared declarations of the emulator library (not public).
+ *
+ * Design summary (see emulator/README.md for the long version):
+ *  - Instructions are predecoded lazily, per 4 KiB *physical* code page, into
+ *    an array of `dinsn` (handler address + operand fields) executed by a
+ *    threaded interpreter (cpu.c).  Stores to a decoded page reset or drop it.
+ *  - Data accesses go through a small direct-mapped software TLB per
+ *    (privilege, read/write) mapping a virtual page to a host pointer.  Any
+ *    store to a page the page-table walker has read, PTPR/MODE writes and
+ *    TLB/cache flush operations drop all cached translations, which keeps the
+ *    model as coherent as the hardware (whose Linux port never flushes).
+ *  - Time is one cycle per instruction.  Devices compute their state lazily
+ *    from the cycle counter and publish their next event; the outer loop
+ *    (machine.c) runs the CPU up to the earliest event, then services it.
+ */
+#ifndef TSAR_INTERNAL_H
+#define TSAR_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emu.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+typedef uint32_t __attribute__((may_alias)) u32a;
+typedef uint16_t __attribute__((may_alias)) u16a;
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE 4096u
+#define PAGE_MASK 0xFFFFF000u
+
+/* ---------------------------------------------------------------- decode */
+
+/* One predecoded instruction. */
+typedef struct dinsn {
+    const void *h;   /* handler (label address in cpu_exec) */
+    uint32_t imm;    /* immediate, already sign/zero extended as the op needs */
+    uint8_t rs, rt, rd, sa; /* destination fields: 0 is remapped to 32 (sink) */
+} dinsn;
+
+#define DPAGE_N 1024 /* instructions per page */
+
+/* Decoded copy of one physical page of code. */
+typedef struct dpage {
+    dinsn ops[DPAGE_N + 2]; /* + 2 sentinels: "left the page" */
+    uint8_t *host;          /* the RAM page */
+    struct ram_bank *bank;
+    uint32_t pidx;          /* page index in bank */
+    struct dpage *next_free;
+} dpage;
+
+/* Operation numbers produced by decode.c, one handler pair each in cpu.c. */
+#define OPLIST(X)                                                            \
+    X(decode) X(ri) X(nop) X(sll) X(srl) X(sra) X(rotr) X(sllv) X(srlv)      \
+    X(srav) X(rotrv) X(jr) X(jalr) X(movz) X(movn) X(syscall) X(brk)         \
+    X(sync) X(mfhi) X(mthi) X(mflo) X(mtlo) X(mult) X(multu) X(div)          \
+    X(divu) X(add) X(addu) X(sub) X(subu) X(and) X(or) X(xor) X(nor)         \
+    X(slt) X(sltu) X(tge) X(tgeu) X(tlt) X(tltu) X(teq) X(tne) X(move)       \
+    X(bltz) X(bgez) X(bltzl) X(bgezl) X(bltzal) X(bgezal) X(bltzall)         \
+    X(bgezall) X(j) X(jal) X(beq) X(bne) X(blez) X(bgtz) X(beql) X(bnel)     \
+    X(blezl) X(bgtzl) X(b) X(addi) X(addiu) X(li) X(slti) X(sltiu) X(andi)   \
+    X(ori) X(xori) X(lui) X(mfc0) X(mtc0) X(eret) X(wait) X(di) X(ei)        \
+    X(cop0_other) X(cpu1) X(mfc2) X(mtc2) X(cop2_other) X(madd) X(maddu)     \
+    X(mul) X(msub) X(msubu) X(clz) X(clo) X(trap_quirk) X(ext) X(ins)        \
+    X(wsbh) X(seb) X(seh) X(rdhwr) X(lb) X(lh) X(lwl) X(lw) X(lbu) X(lhu)    \
+    X(lwr) X(sb) X(sh) X(swl) X(sw) X(swr) X(cache) X(ll) X(sc) X(pref)
+
+enum {
+#define X(n) OP_##n,
+    OPLIST(X)
+#undef X
+    OP_COUNT
+};
+
+/* Decode one word into op number + fields (fields stored into *d). */
+int decode_insn(uint32_t w, dinsn *d);
+/* Whether an instruction word has a delay slot (branch or jump). */
+bool insn_has_delay_slot(uint32_t w);
+
+/* ---------------------------------------------------------------- memory */
+
+typedef struct ram_bank {
+    uint64_t base, size;
+    uint8_t *mem;
+    uint32_t npages;
+    dpage **code;   /* per page: decoded copy or NULL */
+    uint8_t *ptmap; /* per page: 1 if the walker read PTEs from it */
+} ram_bank;
+
+#define MAX_RAM 8
+#define MAX_MMIO 16
+
+/* A device register window.  Accesses are split into 32-bit words. */
+typedef struct mmio_region {
+    uint64_t base, size;
+    const char *name;
+    void *dev;
+    /* Return 0 on success, -1 for a bus error. off = byte offset, word aligned. */
+    int (*read)(void *dev, uint32_t off, uint32_t *val);
+    int (*write)(void *dev, uint32_t off, uint32_t val, uint32_t be);
+} mmio_region;
+
+/* ---------------------------------------------------------------- TLB cache */
+
+/* Software TLB entry: host = addend + va; tag = page VA (low bits 0) or
+ * STLB_INVALID (bit 4 set, never produced by masking a VA with PAGE_MASK|3). */
+typedef struct stlb_ent {
+    uint32_t tag;
+    uint32_t pad;
+    uintptr_t addend;
+} stlb_ent;
+#define STLB_INVALID 0x10u
+#define STLB_BITS 8
+#define STLB_N (1u << STLB_BITS)
+
+typedef struct itlb_ent {
+    uint32_t tag;
+    uint32_t pad;
+    dpage *dp;
+} itlb_ent;
+#define ITLB_BITS 8
+#define ITLB_N (1u << ITLB_BITS)
+
+/* ---------------------------------------------------------------- CPU */
+
+/* Status bits */
+#define ST_IE 0x00000001u
+#define ST_EXL 0x00000002u
+#define ST_ERL 0x00000004u
+#define ST_UM 0x00000010u
+#define ST_IM 0x0000FF00u
+#define ST_BEV 0x00400000u
+#define ST_CU0 0x10000000u
+#define ST_CU1 0x20000000u
+#define ST_CU2 0x40000000u
+#define ST_WMASK 0xD040FF1Fu /* CU3,CU2,CU0, BEV, IM, KSU, ERL, EXL, IE (no FPU: CU1 reads 0) */
+
+#define CAUSE_BD 0x80000000u
+#define CAUSE_IV 0x00800000u
+#define CAUSE_WMASK 0x08C00300u
+
+/* Exception codes */
+enum {
+    EXC_INT = 0, EXC_ADEL = 4, EXC_ADES = 5, EXC_IBE = 6, EXC_DBE = 7,
+    EXC_SYS = 8, EXC_BP = 9, EXC_RI = 10, EXC_CPU = 11, EXC_OV = 12,
+    EXC_TR = 13,
+};
+
+/* MMU error types (IETR/DETR) */
+#define MMU_READ 0x1000u
+#define MMU_PT1_UNMAPPED 0x001u
+#define MMU_PT2_UNMAPPED 0x002u
+#define MMU_PRIVILEGE 0x004u
+#define MMU_ACCES 0x008u
+#define MMU_EXEC 0x010u
+#define MMU_UNDEF_XTN 0x020u
+#define MMU_PT1_ILLEGAL 0x040u
+#define MMU_PT2_ILLEGAL 0x080u
+#define MMU_DATA_ILLEGAL 0x100u
+
+/* PTE flag bits */
+#define PTE_V 0x80000000u
+#define PTE_T 0x40000000u
+#define PTE_L 0x20000000u
+#define PTE_R 0x10000000u
+#define PTE_C 0x08000000u
+#define PTE_W 0x04000000u
+#define PTE_X 0x02000000u
+#define PTE_U 0x01000000u
+#define PTE_G 0x00800000u
+#define PTE_D 0x00400000u
+
+/* access kinds for translation */
+enum { ACC_READ = 0, ACC_WRITE = 1, ACC_FETCH = 2 };
+
+typedef struct cpu {
+    uint32_t r[33]; /* r[32] = write sink for $0 destinations */
+    uint32_t hi, lo;
+    uint32_t pc;         /* next instruction (valid outside cpu_exec) */
+    uint32_t br_target;  /* pending branch target */
+    bool br_pending;     /* the instruction at pc is a delay slot */
+    bool waiting;        /* executed `wait`, sleeping */
+    bool exit_req;       /* leave the fast loop after the current insn */
+    int mode;            /* 0 kernel, 1 user (index into TLB caches) */
+    uint64_t cycles;     /* cycles elapsed (= insns + skipped idle cycles) */
+
+    /* CP0 */
+    uint32_t status, cause, epc, errorepc, badvaddr;
+    uint32_t ebase, intctl, hwrena, userlocal, scratch; /* scratch = $2 sel 5 */
+    uint32_t compare, count_off, debug;
+    uint32_t reset_pc;   /* "reset address": BEV vectors are relative to it */
+
+    /* CP2 (MMU) */
+    uint32_t ptpr, mmu_mode, ietr, detr, ibvar, dbvar, word_lo, word_hi;
+    uint32_t dpaddr_ext, ipaddr_ext;
+
+    /* LL/SC reservation (physical word address) */
+    bool ll_valid;
+    uint64_t ll_pa;
+    uintptr_t ll_host;   /* host address of the reserved word, 0 if none/MMIO */
+
+    /* translation caches, indexed [mode] */
+    stlb_ent dtlb_r[2][STLB_N];
+    stlb_ent dtlb_w[2][STLB_N];
+    itlb_ent itlb[2][ITLB_N];
+    dpage *cur_dp;       /* page being executed by cpu_exec (or NULL) */
+} cpu_t;
+
+/* ---------------------------------------------------------------- devices */
+
+#define XICU_MAX 32
+typedef struct xicu {
+    struct machine *m;
+    unsigned n_pti, n_hwi, n_wti, n_out;
+    uint32_t pti_per[XICU_MAX];
+    uint32_t pti_val[XICU_MAX];   /* VAL as of cycle pti_t0 */
+    uint64_t pti_t0[XICU_MAX];
+    uint64_t pti_fire[XICU_MAX];  /* next cycle at which pending gets set */
+    uint32_t pti_pending, wti_pending;
+    uint32_t wti_val[XICU_MAX];
+    uint32_t msk_pti[XICU_MAX], msk_hwi[XICU_MAX], msk_wti[XICU_MAX];
+} xicu_t;
+
+#define TTY_MAX_CH 16
+#define TTY_FIFO 4096
+typedef struct tty {
+    struct machine *m;
+    unsigned nch;
+    int irq[TTY_MAX_CH];          /* HWI index per channel, -1 = none */
+    uint8_t fifo[TTY_FIFO];       /* channel 0 input */
+    unsigned head, count;
+} tty_t;
+
+typedef struct blockdev {
+    struct machine *m;
+    int irq;
+    int fd;              /* backing file, or -1 */
+    uint8_t *mem;        /* in-memory image (when no fd) */
+    uint64_t nblocks;
+    bool readonly;
+    uint32_t buffer, buffer_ext, lba, count, irq_enable, status;
+    int op;
+    uint64_t done_at;    /* completion cycle when busy */
+} blockdev_t;
+
+typedef struct simhelper {
+    struct machine *m;
+} simhelper_t;
+
+/* ---------------------------------------------------------------- platform */
+
+enum { DEV_XICU, DEV_TTY, DEV_BLOCK, DEV_SIMHELPER };
+typedef struct dev_desc {
+    int type;
+    uint64_t base, size;
+    int nirq;
+    int irq[TTY_MAX_CH];
+} dev_desc;
+
+#define MAX_DEVS 16
+typedef struct platform {
+    int nram;
+    struct { uint64_t base, size; } ram[MAX_RAM];
+    int ndev;
+    dev_desc dev[MAX_DEVS];
+    uint32_t clock_hz;
+    int ncpus;
+} platform;
+
+int platform_parse(const void *fdt, size_t len, const char *name, platform *p,
+                   char *err, size_t errlen);
+int platform_default_dtb(void **out, size_t *outlen);
+int platform_finalize_dtb(const void *in, const char *bootargs, void **out,
+                          size_t *outlen, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- machine */
+
+#define MAX_BKPT 64
+
+typedef struct machine {
+    cpu_t cpu;
+    temu_config cfg;
+    temu_host host;
+    platform plat;
+
+    ram_bank ram[MAX_RAM];
+    int nram;
+    ram_bank *last_bank;
+    mmio_region mmio[MAX_MMIO];
+    int nmmio;
+
+    xicu_t *xicu;
+    tty_t *tty;
+    blockdev_t *blk;
+    simhelper_t *sim;
+
+    /* decoded page pool */
+    dpage *dp_free;
+    dpage **dp_all;
+    unsigned dp_count, dp_max, dp_clock;
+
+    /* page-table pages marked since the last full flush */
+    uint64_t *pt_list;
+    unsigned pt_count, pt_cap;
+    bool pt_overflow;
+
+    /* events */
+    uint64_t idle_cycles;  /* cycles skipped while waiting */
+    uint64_t next_poll;    /* insn count of the next host poll */
+    uint32_t poll_interval;
+    uint32_t hw_lines;     /* CPU IRQ input lines (bit j = line j) */
+    bool input_arrived;    /* temu_tty_input() accepted bytes during a poll */
+
+    /* stop state */
+    int stop_kind;         /* TEMU_EXIT_* when the guest stopped */
+    uint32_t stop_value;
+    bool stop_req;
+
+    /* boot */
+    uint32_t entry;
+    bool have_entry;
+    struct { uint64_t lo, hi; } loaded[64];
+    int nloaded;
+    void *dtb;             /* platform DTB (copy) */
+    size_t dtb_len;
+    void *boot_dtb;        /* DTB handed to the guest */
+    size_t boot_dtb_len;
+    uint64_t boot_dtb_pa;
+
+    /* debug */
+    uint32_t bkpt[MAX_BKPT];
+    int nbkpt;
+    unsigned trace;
+    FILE *trace_out;
+} machine;
+
+struct temu {
+    machine m;
+};
+
+/* machine.c */
+void machine_update_irqs(machine *m);
+uint32_t machine_hwi_lines(machine *m);
+void machine_request_exit(machine *m);
+void machine_stop(machine *m, int kind, uint32_t value);
+static inline uint64_t machine_now(machine *m) { return m->cpu.cycles; }
+
+/* bus.c */
+int bus_init_ram(machine *m, char *err, size_t errlen);
+void bus_free(machine *m);
+ram_bank *bus_ram_bank(machine *m, uint64_t pa);
+uint8_t *bus_ram_ptr(machine *m, uint64_t pa, size_t len);
+int bus_add_mmio(machine *m, const mmio_region *r);
+/* Word accesses to devices: pa is rounded down to a word; for writes `val` is
+ * positioned in its byte lanes and `be` selects the bytes written.
+ * Return 0, or -1 for a bus error (no device, undefined register). */
+int bus_mmio_read(machine *m, uint64_t pa, uint32_t *val);
+int bus_mmio_write(machine *m, uint64_t pa, uint32_t be, uint32_t val);
+/* Called after host-side writes to RAM (DMA, loader, debugger). */
+void bus_ram_written(machine *m, uint64_t pa, size_t len);
+int bus_dma_read(machine *m, uint64_t pa, void *buf, size_t len);
+int bus_dma_write(machine *m, uint64_t pa, const void *buf, size_t len);
+
+/* code pages */
+dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx);
+void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint32_t len);
+void code_flush_all(machine *m);
+extern const void *const *cpu_handlers; /* [op * 2 + ds] */
+void cpu_init_handlers(void);
+void dpage_reset(dpage *dp);
+
+/* mmu.c */
+void tlb_flush_all(machine *m);
+void tlb_drop_host_page(machine *m, uint8_t *hpage);
+void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx);
+/* translate; returns 0 or an MMU error type (IETR/DETR value) */
+uint32_t mmu_translate(machine *m, uint32_t va, int acc, int user, uint64_t *pa,
+                       bool side_effects);
+int mmu_cp2_read(machine *m, int reg, uint32_t *val);
+int mmu_cp2_write(machine *m, int reg, uint32_t val);
+void mmu_reset(machine *m);
+
+/* cpu.c (slow paths) */
+int cpu_exec(machine *m, int64_t budget);
+bool mem_load_slow(machine *m, uint32_t va, int size, uint32_t *out);
+bool mem_store_slow(machine *m, uint32_t va, int size, uint32_t val);
+/* store the bytes selected by `be` of the aligned word at wva (va: for errors) */
+bool mem_store_be(machine *m, uint32_t wva, uint32_t val, uint32_t be, uint32_t va);
+bool mem_ll(machine *m, uint32_t va, uint32_t *out);
+bool mem_sc(machine *m, uint32_t va, uint32_t val, uint32_t *ok);
+dpage *fetch_slow(machine *m, uint32_t pc);
+
+/* cp0.c */
+void cpu_reset(machine *m);
+void cpu_exception(machine *m, int code, int ce);
+void cpu_data_fault(machine *m, uint32_t va, uint32_t type);
+void cpu_fetch_fault(machine *m, uint32_t va, uint32_t type);
+void cpu_address_error(machine *m, uint32_t va, bool store);
+bool cpu_irq_pending(machine *m);
+void cpu_take_interrupt(machine *m);
+uint32_t cp0_read(machine *m, int reg, int sel);
+void cp0_write(machine *m, int reg, int sel, uint32_t val);
+void cpu_eret(machine *m);
+void cpu_update_mode(machine *m);
+static inline uint32_t cpu_count(machine *m) {
+    return (uint32_t)m->cpu.cycles + m->cpu.count_off;
+}
+
+/* devices */
+xicu_t *xicu_create(machine *m, const dev_desc *d);
+uint64_t xicu_next_event(xicu_t *x);
+void xicu_update(xicu_t *x);
+uint32_t xicu_outputs(xicu_t *x);
+tty_t *tty_create(machine *m, const dev_desc *d);
+bool tty_irq_line(tty_t *t, unsigned ch);
+size_t tty_push_input(tty_t *t, const uint8_t *buf, size_t len);
+blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t errlen);
+void blockdev_free(blockdev_t *b);
+uint64_t blockdev_next_event(blockdev_t *b);
+void blockdev_update(blockdev_t *b);
+bool blockdev_irq_line(blockdev_t *b);
+simhelper_t *simhelper_create(machine *m, const dev_desc *d);
+
+/* loader_elf.c */
+int elf_load(machine *m, const void *buf, size_t len, const char *name,
+             char *err, size_t errlen);
+
+/* trace */
+void trace_printf(machine *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define TRACE_ON(m, cat) unlikely((m)->trace & (cat))
+
+void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

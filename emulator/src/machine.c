@@ -1,0 +1,588 @@
+/*
+ * machine.c - platform assembly, the event loop and the public API.
+ *
+ * temu_run() alternates between servicing devices (timers, DMA completion,
+ * host input), delivering interrupts, and running the CPU for as many
+ * instructions as can pass before the next device event, host poll or the
+ * caller's limit.  Tracing of executed instructions and breakpoints use the
+ * same loop with a budget of one instruction, so they cost nothing when off.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define DEFAULT_POLL_INTERVAL 100000u
+#define DPAGE_POOL 1024u
+#define PT_LIST_CAP 1024u
+
+void errf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+void trace_printf(machine *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(m->trace_out ? m->trace_out : stderr, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t insns(const machine *m) { return m->cpu.cycles - m->idle_cycles; }
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------ IRQ wiring */
+
+uint32_t machine_hwi_lines(machine *m)
+{
+    uint32_t h = 0;
+    if (m->tty)
+        for (unsigned ch = 0; ch < m->tty->nch; ch++)
+            if (m->tty->irq[ch] >= 0 && tty_irq_line(m->tty, ch))
+                h |= 1u << m->tty->irq[ch];
+    if (m->blk && m->blk->irq >= 0 && blockdev_irq_line(m->blk))
+        h |= 1u << m->blk->irq;
+    return h;
+}
+
+/* XICU output (4*cpu + j) drives CPU `cpu` IRQ line j = Cause.IP(2+j). */
+void machine_update_irqs(machine *m)
+{
+    uint32_t lines = m->xicu ? xicu_outputs(m->xicu) & 0xF : 0;
+    m->hw_lines = lines;
+    m->cpu.cause = (m->cpu.cause & ~0xFC00u) | (lines << 10);
+}
+
+void machine_request_exit(machine *m) { m->cpu.exit_req = true; }
+
+void machine_stop(machine *m, int kind, uint32_t value)
+{
+    if (!m->stop_kind) {
+        m->stop_kind = kind;
+        m->stop_value = value;
+    }
+    m->stop_req = true;
+    m->cpu.exit_req = true;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
+{
+    temu_config cfg;
+    if (cfg_in)
+        cfg = *cfg_in;
+    else
+        memset(&cfg, 0, sizeof cfg);
+    temu *e = calloc(1, sizeof *e);
+    if (!e) {
+        errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    machine *m = &e->m;
+    m->cfg = cfg;
+    m->host = cfg.host;
+    m->trace_out = stderr;
+    cpu_init_handlers();
+
+    const char *dname = cfg.dtb_name ? cfg.dtb_name : "device tree";
+    if (cfg.dtb) {
+        m->dtb = malloc(cfg.dtb_size ? cfg.dtb_size : 1);
+        if (!m->dtb) {
+            errf(err, errlen, "out of memory");
+            goto fail;
+        }
+        memcpy(m->dtb, cfg.dtb, cfg.dtb_size);
+        m->dtb_len = cfg.dtb_size;
+    } else {
+        dname = "built-in default platform";
+        if (platform_default_dtb(&m->dtb, &m->dtb_len)) {
+            errf(err, errlen, "cannot build the default device tree");
+            goto fail;
+        }
+    }
+    m->cfg.dtb = NULL; /* our copy is m->dtb */
+    if (platform_parse(m->dtb, m->dtb_len, dname, &m->plat, err, errlen))
+        goto fail;
+    if (bus_init_ram(m, err, errlen))
+        goto fail;
+
+    for (int i = 0; i < m->plat.ndev; i++) {
+        const dev_desc *d = &m->plat.dev[i];
+        switch (d->type) {
+        case DEV_XICU:
+            if (!m->xicu && !(m->xicu = xicu_create(m, d)))
+                goto oom;
+            break;
+        case DEV_TTY:
+            if (!m->tty && !(m->tty = tty_create(m, d)))
+                goto oom;
+            break;
+        case DEV_BLOCK:
+            if (!m->blk && !(m->blk = blockdev_create(m, d, err, errlen)))
+                goto fail;
+            break;
+        case DEV_SIMHELPER:
+            if (!m->sim && !(m->sim = simhelper_create(m, d)))
+                goto oom;
+            break;
+        }
+    }
+    if ((cfg.disk_path || cfg.disk_data) && !m->blk) {
+        errf(err, errlen, "%s: a disk image was given but %s has no block device",
+             cfg.disk_path ? cfg.disk_path : "disk", dname);
+        goto fail;
+    }
+
+    m->dp_max = DPAGE_POOL;
+    m->dp_all = calloc(m->dp_max, sizeof *m->dp_all);
+    m->pt_cap = PT_LIST_CAP;
+    m->pt_list = calloc(m->pt_cap, sizeof *m->pt_list);
+    if (!m->dp_all || !m->pt_list)
+        goto oom;
+    m->poll_interval = cfg.poll_interval ? cfg.poll_interval : DEFAULT_POLL_INTERVAL;
+    m->next_poll = m->poll_interval;
+    /* entry defaults to the base of the first RAM bank until an ELF is loaded */
+    m->entry = (uint32_t)m->plat.ram[0].base;
+    cpu_reset(m);
+    return e;
+oom:
+    errf(err, errlen, "out of memory");
+fail:
+    temu_destroy(e);
+    return NULL;
+}
+
+void temu_destroy(temu *e)
+{
+    if (!e)
+        return;
+    machine *m = &e->m;
+    for (unsigned i = 0; i < m->dp_count; i++)
+        free(m->dp_all[i]);
+    free(m->dp_all);
+    free(m->pt_list);
+    bus_free(m);
+    free(m->xicu);
+    free(m->tty);
+    blockdev_free(m->blk);
+    free(m->sim);
+    free(m->dtb);
+    free(m->boot_dtb);
+    free(e);
+}
+
+int temu_load_elf(temu *e, const void *buf, size_t len, const char *name, char *err,
+                  size_t errlen)
+{
+    machine *m = &e->m;
+    if (elf_load(m, buf, len, name, err, errlen))
+        return -1;
+    m->cpu.pc = m->cpu.reset_pc = m->entry;
+    m->cpu.br_pending = false;
+    return 0;
+}
+
+int temu_load_raw(temu *e, uint64_t pa, const void *buf, size_t len)
+{
+    return temu_write_phys(e, pa, buf, len);
+}
+
+void temu_reset(temu *e) { cpu_reset(&e->m); }
+
+int temu_boot(temu *e, char *err, size_t errlen)
+{
+    machine *m = &e->m;
+    free(m->boot_dtb);
+    m->boot_dtb = NULL;
+    if (platform_finalize_dtb(m->dtb, m->cfg.bootargs, &m->boot_dtb, &m->boot_dtb_len, err,
+                              errlen))
+        return -1;
+    /* the first RAM bank = the one at the lowest address */
+    ram_bank *b = &m->ram[0];
+    for (int i = 1; i < m->nram; i++)
+        if (m->ram[i].base < b->base)
+            b = &m->ram[i];
+    uint64_t top = b->base + b->size;
+    if (m->boot_dtb_len > b->size) {
+        errf(err, errlen, "the device tree (%zu bytes) does not fit in RAM", m->boot_dtb_len);
+        return -1;
+    }
+    uint64_t pa = (top - m->boot_dtb_len) & ~(uint64_t)(PAGE_SIZE - 1);
+    for (int i = 0; i < m->nloaded; i++)
+        if (m->loaded[i].lo < pa + m->boot_dtb_len && pa < m->loaded[i].hi) {
+            errf(err, errlen,
+                 "the device tree would be placed at 0x%llx, overlapping the loaded image "
+                 "(0x%llx..0x%llx)",
+                 (unsigned long long)pa, (unsigned long long)m->loaded[i].lo,
+                 (unsigned long long)m->loaded[i].hi - 1);
+            return -1;
+        }
+    if (pa > 0xFFFFFFFFull) {
+        errf(err, errlen, "the first RAM bank is above 4 GiB: cannot pass the DTB in a1");
+        return -1;
+    }
+    memcpy(b->mem + (pa - b->base), m->boot_dtb, m->boot_dtb_len);
+    bus_ram_written(m, pa, m->boot_dtb_len);
+    m->boot_dtb_pa = pa;
+    cpu_reset(m);
+    m->cpu.r[4] = 0;
+    m->cpu.r[5] = (uint32_t)pa;
+    m->cpu.r[6] = m->cpu.r[7] = 0;
+    return 0;
+}
+
+/* ------------------------------------------------------------ running */
+
+static uint64_t next_event(machine *m)
+{
+    uint64_t ev = UINT64_MAX, t;
+    if (m->xicu && (t = xicu_next_event(m->xicu)) < ev)
+        ev = t;
+    if (m->blk && (t = blockdev_next_event(m->blk)) < ev)
+        ev = t;
+    return ev;
+}
+
+static void service_devices(machine *m)
+{
+    if (m->xicu)
+        xicu_update(m->xicu);
+    if (m->blk)
+        blockdev_update(m->blk);
+    machine_update_irqs(m);
+}
+
+static unsigned host_poll(machine *m, int64_t timeout_ns)
+{
+    if (!m->host.poll)
+        return 0;
+    return m->host.poll(m->host.opaque, (temu *)m, timeout_ns);
+}
+
+/* The CPU sleeps in `wait`: advance time to the next event.  Returns -1 to
+ * continue the run loop, or a temu_stop value. */
+static int idle(machine *m)
+{
+    cpu_t *c = &m->cpu;
+    uint64_t now = c->cycles, ev = next_event(m);
+    uint32_t hz = m->plat.clock_hz;
+    m->input_arrived = false;
+    if (ev == UINT64_MAX) {
+        if (!m->host.poll)
+            return TEMU_STOP_HANG;
+        unsigned r = host_poll(m, -1);
+        if (r & TEMU_POLL_STOP)
+            return TEMU_STOP_HOST;
+        if (m->input_arrived)
+            return -1;
+        return (r & TEMU_POLL_LIVE) ? -1 : TEMU_STOP_HANG;
+    }
+    uint64_t skip = ev > now ? ev - now : 0, adv = skip;
+    if (m->cfg.idle_mode == TEMU_IDLE_SLEEP && m->host.poll) {
+        int64_t ns = (int64_t)((unsigned __int128)skip * 1000000000u / hz);
+        uint64_t t0 = now_ns();
+        unsigned r = host_poll(m, ns);
+        uint64_t el = now_ns() - t0;
+        if (r & TEMU_POLL_STOP)
+            return TEMU_STOP_HOST;
+        if (m->input_arrived || (int64_t)el < ns) {
+            uint64_t a = (uint64_t)((unsigned __int128)el * hz / 1000000000u);
+            if (a < adv)
+                adv = a;
+        }
+    } else {
+        unsigned r = host_poll(m, 0);
+        if (r & TEMU_POLL_STOP)
+            return TEMU_STOP_HOST;
+        if (m->input_arrived)
+            return -1;
+    }
+    c->cycles += adv;
+    m->idle_cycles += adv;
+    return -1;
+}
+
+static bool is_bkpt(machine *m, uint32_t pc)
+{
+    for (int i = 0; i < m->nbkpt; i++)
+        if (m->bkpt[i] == pc)
+            return true;
+    return false;
+}
+
+static void trace_insn(machine *m)
+{
+    cpu_t *c = &m->cpu;
+    uint64_t pa;
+    uint32_t w = 0;
+    bool ok = mmu_translate(m, c->pc, ACC_FETCH, c->mode, &pa, false) == 0;
+    uint8_t *p = ok ? bus_ram_ptr(m, pa, 4) : NULL;
+    if (p)
+        memcpy(&w, p, 4);
+    if (m->trace & TEMU_TRACE_EXEC)
+        trace_printf(m, "exec: pc=0x%08x icount=%llu\n", c->pc,
+                     (unsigned long long)insns(m));
+    if (m->trace & TEMU_TRACE_IN_ASM) {
+        char buf[96];
+        if (p)
+            trace_printf(m, "0x%08x:  %08x  %s%s\n", c->pc, w,
+                         temu_disasm(w, c->pc, buf, sizeof buf),
+                         c->br_pending ? "   (delay slot)" : "");
+        else
+            trace_printf(m, "0x%08x:  ????????  (fetch fault)\n", c->pc);
+    }
+}
+
+temu_stop temu_run(temu *e, uint64_t max_insns)
+{
+    machine *m = &e->m;
+    cpu_t *c = &m->cpu;
+    uint64_t limit = insns(m) + max_insns;
+    if (limit < max_insns)
+        limit = UINT64_MAX;
+    uint32_t start_pc = c->pc;
+    bool first = true;
+
+    for (;;) {
+        if (m->stop_req)
+            return TEMU_STOP_EXIT;
+        service_devices(m);
+        uint64_t ins = insns(m);
+        if (ins >= m->next_poll) {
+            m->next_poll = ins + m->poll_interval;
+            m->input_arrived = false;
+            unsigned r = host_poll(m, 0);
+            if (r & TEMU_POLL_STOP)
+                return TEMU_STOP_HOST;
+            if (m->input_arrived)
+                machine_update_irqs(m);
+        }
+        if (c->waiting) {
+            /* wait ends when any raw IRQ line is high (IE/IM do not matter) */
+            if (m->hw_lines || (c->cause & 0x300u)) {
+                c->waiting = false;
+            } else {
+                int r = idle(m);
+                if (r >= 0)
+                    return (temu_stop)r;
+                continue;
+            }
+        }
+        if (cpu_irq_pending(m))
+            cpu_take_interrupt(m);
+        if (ins >= limit)
+            return TEMU_STOP_LIMIT;
+
+        uint64_t budget = limit - ins;
+        uint64_t ev = next_event(m);
+        if (ev != UINT64_MAX) {
+            uint64_t d = ev > c->cycles ? ev - c->cycles : 1;
+            if (d < budget)
+                budget = d;
+        }
+        uint64_t dp = m->next_poll > ins ? m->next_poll - ins : 1;
+        if (dp < budget)
+            budget = dp;
+        if (m->nbkpt || (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))) {
+            if (m->nbkpt && is_bkpt(m, c->pc) && !(first && c->pc == start_pc))
+                return TEMU_STOP_BREAK;
+            if (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))
+                trace_insn(m);
+            budget = 1;
+        }
+        first = false;
+        c->exit_req = false;
+        cpu_exec(m, (int64_t)budget);
+    }
+}
+
+int temu_exit_kind(const temu *e) { return e->m.stop_kind; }
+uint32_t temu_exit_value(const temu *e) { return e->m.stop_value; }
+
+/* ------------------------------------------------------------ state access */
+
+uint32_t temu_get_reg(const temu *e, int reg)
+{
+    const cpu_t *c = &e->m.cpu;
+    if (reg >= 0 && reg < 32)
+        return c->r[reg];
+    switch (reg) {
+    case TEMU_REG_HI: return c->hi;
+    case TEMU_REG_LO: return c->lo;
+    case TEMU_REG_PC: return c->pc;
+    default: return 0;
+    }
+}
+
+void temu_set_reg(temu *e, int reg, uint32_t val)
+{
+    cpu_t *c = &e->m.cpu;
+    if (reg > 0 && reg < 32)
+        c->r[reg] = val;
+    else if (reg == TEMU_REG_HI)
+        c->hi = val;
+    else if (reg == TEMU_REG_LO)
+        c->lo = val;
+    else if (reg == TEMU_REG_PC) {
+        c->pc = val;
+        c->br_pending = false;
+    }
+}
+
+uint32_t temu_cp0_read(temu *e, int reg, int sel) { return cp0_read(&e->m, reg, sel); }
+
+void temu_cp0_write(temu *e, int reg, int sel, uint32_t val)
+{
+    cp0_write(&e->m, reg, sel, val);
+}
+
+uint32_t temu_cp2_read(temu *e, int reg)
+{
+    machine *m = &e->m;
+    int mode = m->cpu.mode;
+    uint32_t v = 0;
+    m->cpu.mode = 0;
+    if (mmu_cp2_read(m, reg, &v))
+        v = 0;
+    m->cpu.mode = mode;
+    return v;
+}
+
+uint64_t temu_insns(const temu *e) { return insns(&e->m); }
+uint64_t temu_cycles(const temu *e) { return e->m.cpu.cycles; }
+
+int temu_read_phys(temu *e, uint64_t pa, void *buf, size_t len)
+{
+    machine *m = &e->m;
+    uint8_t *out = buf;
+    while (len) {
+        ram_bank *b = bus_ram_bank(m, pa);
+        if (!b)
+            return -1;
+        size_t n = b->size - (pa - b->base);
+        if (n > len)
+            n = len;
+        memcpy(out, b->mem + (pa - b->base), n);
+        out += n;
+        pa += n;
+        len -= n;
+    }
+    return 0;
+}
+
+int temu_write_phys(temu *e, uint64_t pa, const void *buf, size_t len)
+{
+    return bus_dma_write(&e->m, pa, buf, len);
+}
+
+int temu_virt_to_phys(temu *e, uint32_t va, uint64_t *pa)
+{
+    return mmu_translate(&e->m, va, ACC_READ, 0, pa, false) ? -1 : 0;
+}
+
+int temu_read_virt(temu *e, uint32_t va, void *buf, size_t len)
+{
+    uint8_t *out = buf;
+    while (len) {
+        uint64_t pa;
+        size_t n = PAGE_SIZE - (va & 0xFFF);
+        if (n > len)
+            n = len;
+        if (temu_virt_to_phys(e, va, &pa) || temu_read_phys(e, pa, out, n))
+            return -1;
+        out += n;
+        va += (uint32_t)n;
+        len -= n;
+    }
+    return 0;
+}
+
+int temu_write_virt(temu *e, uint32_t va, const void *buf, size_t len)
+{
+    const uint8_t *in = buf;
+    while (len) {
+        uint64_t pa;
+        size_t n = PAGE_SIZE - (va & 0xFFF);
+        if (n > len)
+            n = len;
+        if (temu_virt_to_phys(e, va, &pa) || temu_write_phys(e, pa, in, n))
+            return -1;
+        in += n;
+        va += (uint32_t)n;
+        len -= n;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ host side */
+
+size_t temu_tty_input(temu *e, const uint8_t *buf, size_t len)
+{
+    machine *m = &e->m;
+    if (!m->tty)
+        return len; /* no TTY: input is dropped */
+    size_t n = tty_push_input(m->tty, buf, len);
+    if (n)
+        m->input_arrived = true;
+    return n;
+}
+
+size_t temu_tty_input_room(const temu *e)
+{
+    const machine *m = &e->m;
+    return m->tty ? TTY_FIFO - m->tty->count : TTY_FIFO;
+}
+
+int temu_add_breakpoint(temu *e, uint32_t pc)
+{
+    machine *m = &e->m;
+    if (is_bkpt(m, pc))
+        return 0;
+    if (m->nbkpt >= MAX_BKPT)
+        return -1;
+    m->bkpt[m->nbkpt++] = pc;
+    return 0;
+}
+
+int temu_remove_breakpoint(temu *e, uint32_t pc)
+{
+    machine *m = &e->m;
+    for (int i = 0; i < m->nbkpt; i++)
+        if (m->bkpt[i] == pc) {
+            m->bkpt[i] = m->bkpt[--m->nbkpt];
+            return 0;
+        }
+    return -1;
+}
+
+void temu_set_trace(temu *e, unsigned mask, FILE *out)
+{
+    e->m.trace = mask;
+    e->m.trace_out = out ? out : stderr;
+}
+
+const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa)
+{
+    if (len)
+        *len = e->m.boot_dtb_len;
+    if (pa)
+        *pa = e->m.boot_dtb_pa;
+    return e->m.boot_dtb;
+}
+
+uint32_t temu_clock_hz(const temu *e) { return e->m.plat.clock_hz; }

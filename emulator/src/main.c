@@ -1,0 +1,590 @@
+/*
+ * main.c - tsar-emu command line: options, host I/O (serial on stdio or a
+ * file, stdin polling, raw terminal), timeouts, exit status.
+ *
+ * Exit status: guest END_WITH_RETVAL value & 0xFF; SC_STOP 0;
+ * EXCEPT_WITH_VAL 127; timeout or guest hang 124; instruction limit 125;
+ * bad input / internal error 126; host signal 128+N.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu.h"
+#include "gdbstub.h"
+
+#define EXIT_TIMEOUT 124
+#define EXIT_LIMIT 125
+#define EXIT_ERROR 126
+#define EXIT_EXCEPT 127
+
+static const char *prog = "tsar-emu";
+
+/* ------------------------------------------------------------ host state */
+
+typedef struct host {
+    int out_fd; /* serial output, -1 = none */
+    bool out_close;
+    uint8_t obuf[8192];
+    size_t olen;
+    bool in_on, in_eof, in_tty, raw;
+    struct termios saved;
+    bool ctrl_a;
+    uint64_t deadline; /* monotonic ns, 0 = none */
+    bool timed_out, user_quit;
+    gdbstub *gdb;
+} host;
+
+static volatile sig_atomic_t got_signal;
+static host *g_host; /* for the atexit terminal restore */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN) {
+                struct pollfd pf = {fd, POLLOUT, 0};
+                poll(&pf, 1, 100);
+                continue;
+            }
+            return; /* output is gone (EPIPE...): drop it */
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void out_flush(host *h)
+{
+    if (h->olen && h->out_fd >= 0)
+        write_all(h->out_fd, h->obuf, h->olen);
+    h->olen = 0;
+}
+
+static void tty_out(void *opaque, unsigned channel, const uint8_t *buf, size_t len)
+{
+    host *h = opaque;
+    if (channel != 0 || h->out_fd < 0)
+        return;
+    for (size_t i = 0; i < len; i++) {
+        if (h->olen == sizeof h->obuf)
+            out_flush(h);
+        h->obuf[h->olen++] = buf[i];
+        if (buf[i] == '\n' && h->in_tty)
+            out_flush(h); /* interactive: keep the console responsive */
+    }
+}
+
+static void term_restore(void)
+{
+    if (g_host && g_host->raw) {
+        tcsetattr(0, TCSANOW, &g_host->saved);
+        g_host->raw = false;
+    }
+}
+
+static void term_raw(host *h)
+{
+    struct termios t;
+    if (tcgetattr(0, &h->saved) < 0)
+        return;
+    t = h->saved;
+    /* like QEMU's stdio backend: no echo, no line editing, no signals; keep
+     * ICRNL (Enter -> \n, the TTY model skips \r) and output processing. */
+    t.c_iflag &= ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | IXON);
+    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | ISIG | IEXTEN);
+    t.c_cc[VMIN] = 1;
+    t.c_cc[VTIME] = 0;
+    if (tcsetattr(0, TCSANOW, &t) == 0) {
+        h->raw = true;
+        atexit(term_restore);
+    }
+}
+
+static void on_signal(int sig) { got_signal = sig; }
+
+/* Read what stdin has (it is known to be readable) and queue it. */
+static void read_stdin(host *h, temu *e)
+{
+    uint8_t buf[512];
+    size_t room = temu_tty_input_room(e);
+    if (room == 0)
+        return;
+    if (room > sizeof buf)
+        room = sizeof buf;
+    ssize_t n = read(0, buf, room);
+    if (n < 0) {
+        if (errno != EINTR && errno != EAGAIN)
+            h->in_eof = true;
+        return;
+    }
+    if (n == 0) {
+        h->in_eof = true;
+        return;
+    }
+    size_t k = 0;
+    for (ssize_t i = 0; i < n; i++) {
+        uint8_t c = buf[i];
+        if (h->raw) { /* Ctrl-A x quits, Ctrl-A Ctrl-A sends Ctrl-A */
+            if (h->ctrl_a) {
+                h->ctrl_a = false;
+                if (c == 'x' || c == 'X') {
+                    h->user_quit = true;
+                    break;
+                }
+                if (c != 1)
+                    continue;
+            } else if (c == 1) {
+                h->ctrl_a = true;
+                continue;
+            }
+        }
+        buf[k++] = c;
+    }
+    if (k)
+        temu_tty_input(e, buf, k);
+}
+
+static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
+{
+    host *h = opaque;
+    out_flush(h);
+    if (got_signal || h->user_quit)
+        return TEMU_POLL_STOP;
+    uint64_t now = mono_ns();
+    if (h->deadline && now >= h->deadline) {
+        h->timed_out = true;
+        return TEMU_POLL_STOP;
+    }
+    if (h->deadline && (timeout_ns < 0 || now + (uint64_t)timeout_ns > h->deadline))
+        timeout_ns = (int64_t)(h->deadline - now);
+
+    struct pollfd pf[2];
+    int n = 0, in_idx = -1, gdb_idx = -1;
+    bool want_in = h->in_on && !h->in_eof && temu_tty_input_room(e) > 0;
+    if (want_in) {
+        in_idx = n;
+        pf[n++] = (struct pollfd){0, POLLIN, 0};
+    }
+    int gfd = h->gdb ? gdb_poll_fd(h->gdb) : -1;
+    if (gfd >= 0) {
+        gdb_idx = n;
+        pf[n++] = (struct pollfd){gfd, POLLIN, 0};
+    }
+    bool live = want_in || gfd >= 0;
+    if (!n && timeout_ns < 0)
+        return 0; /* nothing can ever wake the guest */
+    struct timespec ts, *tsp = NULL;
+    if (timeout_ns >= 0) {
+        ts.tv_sec = timeout_ns / 1000000000;
+        ts.tv_nsec = timeout_ns % 1000000000;
+        tsp = &ts;
+    }
+    int r = ppoll(pf, (nfds_t)n, tsp, NULL);
+    if (r > 0) {
+        if (in_idx >= 0 && (pf[in_idx].revents & (POLLIN | POLLHUP | POLLERR)))
+            read_stdin(h, e);
+        if (gdb_idx >= 0 && (pf[gdb_idx].revents & (POLLIN | POLLHUP | POLLERR)) &&
+            gdb_check_interrupt(h->gdb))
+            return TEMU_POLL_STOP;
+    }
+    if (got_signal || h->user_quit)
+        return TEMU_POLL_STOP;
+    if (h->deadline && mono_ns() >= h->deadline) {
+        h->timed_out = true;
+        return TEMU_POLL_STOP;
+    }
+    return live ? TEMU_POLL_LIVE : 0;
+}
+
+/* ------------------------------------------------------------ options */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s [options] -kernel FILE.elf   (or: %s [options] FILE.elf)\n"
+            "  -kernel FILE        ELF32 little-endian MIPS image (loaded at p_paddr)\n"
+            "  -dtb FILE           platform device tree (default: built-in platform)\n"
+            "  -append ARGS        replace /chosen/bootargs in the guest's DTB\n"
+            "  -disk FILE          block device backing image (read/write)\n"
+            "  -serial stdio|file:PATH|none   TTY channel 0 (default stdio)\n"
+            "  -icount-limit N     stop after N instructions (exit 125); also -max-insns\n"
+            "  -timeout SECS       wall-clock limit (exit 124)\n"
+            "  -idle skip|sleep    idle `wait`: jump to the next timer event at once\n"
+            "                      (default), or sleep the equivalent host time\n"
+            "  -d LIST             trace: in_asm,exec,int,mmu,dev (or all)\n"
+            "  -D FILE             trace log file (default stderr)\n"
+            "  -gdb tcp::PORT      GDB remote stub; -s = -gdb tcp::1234\n"
+            "  -S                  wait for the debugger before the first instruction\n"
+            "  -v                  print a run summary\n"
+            "  -h, -help           this help\n",
+            prog, prog);
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_ERROR;
+}
+
+static int read_file(const char *path, const char *what, uint8_t **out, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail("%s: cannot open %s: %s", path, what, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail("%s: %s is not a regular file", path, what);
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        close(fd);
+        return fail("%s: out of memory", path);
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return fail("%s: cannot read %s: %s", path, what, r ? strerror(e) : "short read");
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno || end == s || *end || s[0] == '-')
+        return false;
+    *v = x;
+    return true;
+}
+
+static int parse_trace(const char *list, unsigned *mask)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    *mask = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (!strcmp(tok, "in_asm")) *mask |= TEMU_TRACE_IN_ASM;
+        else if (!strcmp(tok, "exec")) *mask |= TEMU_TRACE_EXEC;
+        else if (!strcmp(tok, "int")) *mask |= TEMU_TRACE_INT;
+        else if (!strcmp(tok, "mmu")) *mask |= TEMU_TRACE_MMU;
+        else if (!strcmp(tok, "dev")) *mask |= TEMU_TRACE_DEV;
+        else if (!strcmp(tok, "all")) *mask |= 0x1F;
+        else
+            return fail("-d: unknown trace item '%s' (in_asm, exec, int, mmu, dev, all)", tok);
+    }
+    return 0;
+}
+
+typedef struct opts {
+    const char *kernel, *dtb, *append, *disk, *serial, *dlist, *dfile, *gdb;
+    uint64_t icount_limit;
+    double timeout;
+    bool wait_gdb, verbose;
+    int idle_mode;
+} opts;
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->serial = "stdio";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || !a[1]) {
+            if (o->kernel)
+                return fail("more than one ELF image given ('%s' and '%s')", o->kernel, a);
+            o->kernel = a;
+            continue;
+        }
+        if (a[1] == '-' && a[2])
+            a++; /* accept --option too */
+#define ARG(name)                                                             \
+    (!strcmp(a, name) && (i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1)))
+        int r;
+        if (!strcmp(a, "-h") || !strcmp(a, "-help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "-v")) {
+            o->verbose = true;
+        } else if (!strcmp(a, "-s")) {
+            o->gdb = "tcp::1234";
+        } else if (!strcmp(a, "-S")) {
+            o->wait_gdb = true;
+        } else if ((r = ARG("-kernel"))) {
+            if (r < 0) return EXIT_ERROR;
+            if (o->kernel)
+                return fail("more than one ELF image given ('%s' and '%s')", o->kernel,
+                            argv[i + 1]);
+            o->kernel = argv[++i];
+        } else if ((r = ARG("-dtb"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->dtb = argv[++i];
+        } else if ((r = ARG("-append"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->append = argv[++i];
+        } else if ((r = ARG("-disk"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->disk = argv[++i];
+        } else if ((r = ARG("-serial"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->serial = argv[++i];
+        } else if ((r = ARG("-icount-limit")) || (r = ARG("-max-insns"))) {
+            if (r < 0) return EXIT_ERROR;
+            if (!parse_u64(argv[++i], &o->icount_limit) || !o->icount_limit)
+                return fail("%s: bad instruction count '%s'", a, argv[i]);
+        } else if ((r = ARG("-timeout"))) {
+            if (r < 0) return EXIT_ERROR;
+            char *end;
+            o->timeout = strtod(argv[++i], &end);
+            if (end == argv[i] || *end || !(o->timeout > 0))
+                return fail("-timeout: bad number of seconds '%s'", argv[i]);
+        } else if ((r = ARG("-idle"))) {
+            if (r < 0) return EXIT_ERROR;
+            const char *v = argv[++i];
+            if (!strcmp(v, "skip")) o->idle_mode = TEMU_IDLE_SKIP;
+            else if (!strcmp(v, "sleep")) o->idle_mode = TEMU_IDLE_SLEEP;
+            else return fail("-idle: expected 'skip' or 'sleep', got '%s'", v);
+        } else if ((r = ARG("-d"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->dlist = argv[++i];
+        } else if ((r = ARG("-D"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->dfile = argv[++i];
+        } else if ((r = ARG("-gdb"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->gdb = argv[++i];
+        } else {
+            fail("unknown option '%s'", argv[i]);
+            usage(stderr);
+            return EXIT_ERROR;
+        }
+#undef ARG
+    }
+    if (!o->kernel) {
+        fail("no ELF image given (use -kernel FILE or a positional FILE)");
+        usage(stderr);
+        return EXIT_ERROR;
+    }
+    if (o->wait_gdb && !o->gdb)
+        return fail("-S needs a debugger stub (-gdb tcp::PORT or -s)");
+    return 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+    opts o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc;
+
+    host h;
+    memset(&h, 0, sizeof h);
+    h.out_fd = -1;
+    g_host = &h;
+    if (!strcmp(o.serial, "stdio")) {
+        h.out_fd = 1;
+        h.in_on = true;
+    } else if (!strncmp(o.serial, "file:", 5)) {
+        h.out_fd = open(o.serial + 5, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (h.out_fd < 0)
+            return fail("%s: cannot open serial output file: %s", o.serial + 5,
+                        strerror(errno));
+        h.out_close = true;
+    } else if (strcmp(o.serial, "none") && strcmp(o.serial, "null")) {
+        return fail("-serial: expected stdio, file:PATH or none, got '%s'", o.serial);
+    }
+
+    unsigned trace = 0;
+    if (o.dlist && (rc = parse_trace(o.dlist, &trace)))
+        return rc;
+    FILE *trace_out = stderr;
+    if (o.dfile) {
+        trace_out = fopen(o.dfile, "w");
+        if (!trace_out)
+            return fail("%s: cannot open log file: %s", o.dfile, strerror(errno));
+        setvbuf(trace_out, NULL, _IOFBF, 1 << 16);
+    }
+
+    uint8_t *elf = NULL, *dtb = NULL;
+    size_t elf_len = 0, dtb_len = 0;
+    if ((rc = read_file(o.kernel, "ELF image", &elf, &elf_len)))
+        return rc;
+    if (o.dtb && (rc = read_file(o.dtb, "device tree blob", &dtb, &dtb_len)))
+        return rc;
+
+    temu_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.dtb = dtb;
+    cfg.dtb_size = dtb_len;
+    cfg.dtb_name = o.dtb;
+    cfg.bootargs = o.append;
+    cfg.disk_path = o.disk;
+    cfg.idle_mode = o.idle_mode;
+    cfg.host.opaque = &h;
+    cfg.host.tty_out = tty_out;
+    cfg.host.poll = host_poll;
+
+    char err[512];
+    temu *e = temu_create(&cfg, err, sizeof err);
+    if (!e)
+        return fail("%s", err);
+    free(dtb);
+    if (temu_load_elf(e, elf, elf_len, o.kernel, err, sizeof err)) {
+        temu_destroy(e);
+        return fail("%s", err);
+    }
+    free(elf);
+    if (temu_boot(e, err, sizeof err)) {
+        temu_destroy(e);
+        return fail("%s", err);
+    }
+    temu_set_trace(e, trace, trace_out);
+
+    if (o.gdb) {
+        h.gdb = gdb_listen(o.gdb, err, sizeof err);
+        if (!h.gdb) {
+            temu_destroy(e);
+            return fail("%s", err);
+        }
+        if (o.verbose || o.wait_gdb)
+            fprintf(stderr, "%s: waiting for gdb on %s\n", prog, o.gdb);
+        if (o.wait_gdb && gdb_accept(h.gdb, -1) < 0) {
+            temu_destroy(e);
+            return fail("gdb: accept failed");
+        }
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    h.in_tty = h.in_on && isatty(0);
+    if (h.in_tty)
+        term_raw(&h);
+
+    uint64_t t0 = mono_ns();
+    if (o.timeout > 0)
+        h.deadline = t0 + (uint64_t)(o.timeout * 1e9);
+    uint64_t limit = o.icount_limit ? o.icount_limit : UINT64_MAX;
+
+    temu_stop stop;
+    if (h.gdb)
+        stop = gdb_session(h.gdb, e, limit, o.wait_gdb);
+    else
+        stop = temu_run(e, limit);
+
+    out_flush(&h);
+    term_restore();
+    double secs = (double)(mono_ns() - t0) / 1e9;
+    unsigned long long n = (unsigned long long)temu_insns(e);
+    double mips = secs > 0 ? (double)n / secs / 1e6 : 0;
+    int status;
+
+    switch (stop) {
+    case TEMU_STOP_EXIT:
+        switch (temu_exit_kind(e)) {
+        case TEMU_EXIT_RETVAL: status = (int)(temu_exit_value(e) & 0xFF); break;
+        case TEMU_EXIT_EXCEPT:
+            status = EXIT_EXCEPT;
+            fprintf(stderr, "%s: guest signalled an error: EXCEPT_WITH_VAL 0x%08x (%llu instructions)\n",
+                    prog, temu_exit_value(e), n);
+            break;
+        default: status = 0; break;
+        }
+        if (o.verbose)
+            fprintf(stderr,
+                    "%s: guest exit status %d after %llu instructions in %.3f s (%.1f MIPS)\n",
+                    prog, status, n, secs, mips);
+        break;
+    case TEMU_STOP_LIMIT:
+        status = EXIT_LIMIT;
+        fprintf(stderr, "%s: instruction limit reached (%llu instructions, pc=0x%08x, %.3f s, %.1f MIPS)\n",
+                prog, n, temu_get_reg(e, TEMU_REG_PC), secs, mips);
+        break;
+    case TEMU_STOP_HANG:
+        status = EXIT_TIMEOUT;
+        fprintf(stderr,
+                "%s: guest hang: waiting with no possible wake-up source (pc=0x%08x, %llu "
+                "instructions)\n",
+                prog, temu_get_reg(e, TEMU_REG_PC), n);
+        break;
+    case TEMU_STOP_BREAK:
+    case TEMU_STOP_HOST:
+    default:
+        if (h.timed_out) {
+            status = EXIT_TIMEOUT;
+            fprintf(stderr, "%s: timeout after %g s (%llu instructions)\n", prog, o.timeout, n);
+        } else if (got_signal) {
+            status = 128 + got_signal;
+            fprintf(stderr, "%s: interrupted by signal %d (%llu instructions)\n", prog,
+                    (int)got_signal, n);
+        } else if (h.user_quit) {
+            status = 0;
+            fprintf(stderr, "%s: terminated by the user (Ctrl-A x)\n", prog);
+        } else if (h.gdb && gdb_killed(h.gdb)) {
+            status = 0;
+            fprintf(stderr, "%s: killed by the debugger (%llu instructions)\n", prog, n);
+        } else {
+            status = EXIT_ERROR;
+            fprintf(stderr, "%s: internal error: run stopped unexpectedly\n", prog);
+        }
+        break;
+    }
+    if (h.gdb)
+        gdb_close(h.gdb);
+    if (trace_out != stderr)
+        fclose(trace_out);
+    if (h.out_close)
+        close(h.out_fd);
+    temu_destroy(e);
+    return status;
+}

@@ -1,0 +1,452 @@
+/*
+ * platform.c - the board description: parse a DTB into a `platform`
+ * (RAM banks, devices, IRQ wiring, clock), generate the built-in default
+ * platform's DTB, and apply -append to the DTB handed to the guest.
+ *
+ * The DTB is untrusted input: it is checked with fdt_check_full() and every
+ * property length is validated before use.
+ */
+#include <libfdt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEFAULT_CLOCK 25000000u
+
+static uint64_t read_cells(const fdt32_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = (v << 32) | fdt32_to_cpu(p[i]);
+    return v;
+}
+
+static bool node_enabled(const void *fdt, int off)
+{
+    int len;
+    const char *st = fdt_getprop(fdt, off, "status", &len);
+    if (!st || len <= 0)
+        return true;
+    return strncmp(st, "okay", (size_t)len) == 0 || strncmp(st, "ok", (size_t)len) == 0;
+}
+
+static int cells_of(const void *fdt, int bus, int *ac, int *sc, char *err, size_t errlen,
+                    const char *name)
+{
+    *ac = fdt_address_cells(fdt, bus);
+    *sc = fdt_size_cells(fdt, bus);
+    if (*ac < 1 || *ac > 2 || *sc < 0 || *sc > 2) {
+        errf(err, errlen, "%s: unsupported #address-cells/#size-cells (%d/%d) in node %s", name,
+             *ac, *sc, bus >= 0 ? fdt_get_name(fdt, bus, NULL) : "?");
+        return -1;
+    }
+    return 0;
+}
+
+/* Translate a bus address of a child of `bus` up to the root address space. */
+static int translate(const void *fdt, int bus, uint64_t *addr, char *err, size_t errlen,
+                     const char *name)
+{
+    int depth = 0;
+    while (bus > 0) {
+        if (++depth > 32) {
+            errf(err, errlen, "%s: device tree nested too deeply", name);
+            return -1;
+        }
+        int parent = fdt_parent_offset(fdt, bus);
+        if (parent < 0) {
+            errf(err, errlen, "%s: malformed device tree (parent lookup)", name);
+            return -1;
+        }
+        int len;
+        const fdt32_t *r = fdt_getprop(fdt, bus, "ranges", &len);
+        if (r && len > 0) {
+            int cac, csc, pac, psc;
+            if (cells_of(fdt, bus, &cac, &csc, err, errlen, name) ||
+                cells_of(fdt, parent, &pac, &psc, err, errlen, name))
+                return -1;
+            int ent = cac + pac + csc;
+            int n = len / (int)sizeof(fdt32_t) / ent;
+            bool found = false;
+            for (int i = 0; i < n; i++) {
+                const fdt32_t *e = r + i * ent;
+                uint64_t ca = read_cells(e, cac), pa = read_cells(e + cac, pac);
+                uint64_t sz = read_cells(e + cac + pac, csc);
+                if (*addr - ca < sz) {
+                    *addr = pa + (*addr - ca);
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                errf(err, errlen, "%s: address 0x%llx of a child of %s is outside its 'ranges'",
+                     name, (unsigned long long)*addr, fdt_get_name(fdt, bus, NULL));
+                return -1;
+            }
+        }
+        /* no or empty 'ranges': identity (lenient) */
+        bus = parent;
+    }
+    return 0;
+}
+
+/* Read reg entry `idx` of node `off`, translated to root addresses. */
+static int get_reg(const void *fdt, int off, int idx, uint64_t *base, uint64_t *size,
+                   char *err, size_t errlen, const char *name)
+{
+    int parent = fdt_parent_offset(fdt, off);
+    int ac, sc, len;
+    if (parent < 0) {
+        errf(err, errlen, "%s: malformed device tree", name);
+        return -1;
+    }
+    if (cells_of(fdt, parent, &ac, &sc, err, errlen, name))
+        return -1;
+    const fdt32_t *reg = fdt_getprop(fdt, off, "reg", &len);
+    int ent = ac + sc;
+    if (!reg || len < 0 || len % (ent * 4)) {
+        if (idx == 0)
+            errf(err, errlen, "%s: node %s has a missing or malformed 'reg'", name,
+                 fdt_get_name(fdt, off, NULL));
+        else if (err && errlen)
+            err[0] = 0;
+        return -1;
+    }
+    if (idx >= len / (ent * 4)) {
+        if (err && errlen)
+            err[0] = 0;
+        return 1; /* no more entries */
+    }
+    *base = read_cells(reg + idx * ent, ac);
+    *size = read_cells(reg + idx * ent + ac, sc);
+    return translate(fdt, parent, base, err, errlen, name);
+}
+
+static uint32_t clock_of_node(const void *fdt, int off, int depth)
+{
+    int len;
+    const fdt32_t *f = fdt_getprop(fdt, off, "clock-frequency", &len);
+    if (f && len == 4)
+        return fdt32_to_cpu(f[0]);
+    if (f && len == 8)
+        return (uint32_t)read_cells(f, 2);
+    const fdt32_t *clk = fdt_getprop(fdt, off, "clocks", &len);
+    if (clk && len >= 4 && depth < 8) {
+        int c = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(clk[0]));
+        if (c >= 0)
+            return clock_of_node(fdt, c, depth + 1);
+    }
+    return 0;
+}
+
+static int dev_type(const void *fdt, int off)
+{
+    if (!fdt_node_check_compatible(fdt, off, "soclib,vci_xicu"))
+        return DEV_XICU;
+    if (!fdt_node_check_compatible(fdt, off, "soclib,vci_multi_tty"))
+        return DEV_TTY;
+    if (!fdt_node_check_compatible(fdt, off, "tsar,vci_block_device") ||
+        !fdt_node_check_compatible(fdt, off, "tsar,vci_block_device_tsar_v5") ||
+        !fdt_node_check_compatible(fdt, off, "soclib,vci_block_device"))
+        return DEV_BLOCK;
+    if (!fdt_node_check_compatible(fdt, off, "soclib,vci_simhelper"))
+        return DEV_SIMHELPER;
+    return -1;
+}
+
+int platform_parse(const void *fdt, size_t len, const char *name, platform *p, char *err,
+                   size_t errlen)
+{
+    if (!name)
+        name = "device tree";
+    memset(p, 0, sizeof *p);
+    if (len < sizeof(struct fdt_header)) {
+        errf(err, errlen, "%s: too short to be a device tree blob (%zu bytes)", name, len);
+        return -1;
+    }
+    int rc = fdt_check_header(fdt);
+    if (rc) {
+        errf(err, errlen, "%s: not a valid device tree blob (%s)", name, fdt_strerror(rc));
+        return -1;
+    }
+    if (fdt_totalsize(fdt) > len) {
+        errf(err, errlen, "%s: truncated device tree blob (header says %u bytes, file has %zu)",
+             name, fdt_totalsize(fdt), len);
+        return -1;
+    }
+    rc = fdt_check_full(fdt, len);
+    if (rc) {
+        errf(err, errlen, "%s: malformed device tree blob (%s)", name, fdt_strerror(rc));
+        return -1;
+    }
+
+    int depth = 0, cpu_node = -1;
+    for (int off = fdt_next_node(fdt, -1, &depth); off >= 0;
+         off = fdt_next_node(fdt, off, &depth)) {
+        if (!node_enabled(fdt, off))
+            continue;
+        int plen;
+        const char *dt = fdt_getprop(fdt, off, "device_type", &plen);
+        bool is_mem = dt && plen > 0 && strncmp(dt, "memory", (size_t)plen) == 0;
+        bool is_cpu = dt && plen > 0 && strncmp(dt, "cpu", (size_t)plen) == 0;
+        if (is_cpu) {
+            if (cpu_node < 0)
+                cpu_node = off;
+            p->ncpus++;
+            continue;
+        }
+        if (is_mem) {
+            for (int i = 0;; i++) {
+                uint64_t base, size;
+                rc = get_reg(fdt, off, i, &base, &size, err, errlen, name);
+                if (rc > 0)
+                    break;
+                if (rc < 0)
+                    return -1;
+                if (!size)
+                    continue;
+                if ((base | size) & (PAGE_SIZE - 1)) {
+                    errf(err, errlen, "%s: memory bank 0x%llx+0x%llx is not 4 KiB aligned",
+                         name, (unsigned long long)base, (unsigned long long)size);
+                    return -1;
+                }
+                if (size > (4ull << 30) || base + size > (1ull << 40)) {
+                    errf(err, errlen,
+                         "%s: memory bank 0x%llx+0x%llx too large or beyond 40-bit space",
+                         name, (unsigned long long)base, (unsigned long long)size);
+                    return -1;
+                }
+                if (p->nram >= MAX_RAM) {
+                    errf(err, errlen, "%s: too many memory banks (max %d)", name, MAX_RAM);
+                    return -1;
+                }
+                p->ram[p->nram].base = base;
+                p->ram[p->nram].size = size;
+                p->nram++;
+            }
+            continue;
+        }
+        int type = dev_type(fdt, off);
+        if (type < 0)
+            continue;
+        if (p->ndev >= MAX_DEVS) {
+            errf(err, errlen, "%s: too many devices (max %d)", name, MAX_DEVS);
+            return -1;
+        }
+        dev_desc *d = &p->dev[p->ndev];
+        memset(d, 0, sizeof *d);
+        d->type = type;
+        if (get_reg(fdt, off, 0, &d->base, &d->size, err, errlen, name) != 0) {
+            if (err && errlen && !err[0])
+                errf(err, errlen, "%s: node %s has an empty 'reg'", name,
+                     fdt_get_name(fdt, off, NULL));
+            return -1;
+        }
+        if (!d->size || d->size > (1ull << 32)) {
+            errf(err, errlen, "%s: node %s has a bad size 0x%llx", name,
+                 fdt_get_name(fdt, off, NULL), (unsigned long long)d->size);
+            return -1;
+        }
+        const fdt32_t *irq = fdt_getprop(fdt, off, "interrupts", &plen);
+        if (irq && plen >= 4) {
+            /* #interrupt-cells of the XICU is 1: one HWI index per cell */
+            int n = plen / 4;
+            for (int i = 0; i < n && d->nirq < TTY_MAX_CH; i++) {
+                uint32_t v = fdt32_to_cpu(irq[i]);
+                d->irq[d->nirq++] = v < XICU_MAX ? (int)v : -1;
+            }
+        }
+        p->ndev++;
+    }
+
+    if (p->nram == 0) {
+        errf(err, errlen, "%s: no RAM (no enabled /memory node with a 'reg')", name);
+        return -1;
+    }
+    /* overlaps between RAM banks and devices are configuration errors */
+    for (int i = 0; i < p->nram; i++) {
+        for (int j = i + 1; j < p->nram; j++)
+            if (p->ram[i].base < p->ram[j].base + p->ram[j].size &&
+                p->ram[j].base < p->ram[i].base + p->ram[i].size) {
+                errf(err, errlen, "%s: memory banks overlap", name);
+                return -1;
+            }
+        for (int j = 0; j < p->ndev; j++)
+            if (p->ram[i].base < p->dev[j].base + p->dev[j].size &&
+                p->dev[j].base < p->ram[i].base + p->ram[i].size) {
+                errf(err, errlen, "%s: device at 0x%llx overlaps RAM", name,
+                     (unsigned long long)p->dev[j].base);
+                return -1;
+            }
+    }
+    for (int i = 0; i < p->ndev; i++)
+        for (int j = i + 1; j < p->ndev; j++)
+            if (p->dev[i].base < p->dev[j].base + p->dev[j].size &&
+                p->dev[j].base < p->dev[i].base + p->dev[i].size) {
+                errf(err, errlen, "%s: devices at 0x%llx and 0x%llx overlap", name,
+                     (unsigned long long)p->dev[i].base, (unsigned long long)p->dev[j].base);
+                return -1;
+            }
+
+    /* clock: cpu node, its clocks, a soclib,mips32_clksrc node, the XICU */
+    uint32_t hz = 0;
+    if (cpu_node >= 0)
+        hz = clock_of_node(fdt, cpu_node, 0);
+    if (!hz) {
+        int off = fdt_node_offset_by_compatible(fdt, -1, "soclib,mips32_clksrc");
+        if (off >= 0)
+            hz = clock_of_node(fdt, off, 0);
+    }
+    if (!hz) {
+        int off = fdt_node_offset_by_compatible(fdt, -1, "soclib,vci_xicu");
+        if (off >= 0)
+            hz = clock_of_node(fdt, off, 0);
+    }
+    p->clock_hz = hz ? hz : DEFAULT_CLOCK;
+    if (p->ncpus == 0)
+        p->ncpus = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ default DTB */
+
+#define CK(x)                                                                 \
+    do {                                                                      \
+        if ((x) < 0)                                                          \
+            goto fail;                                                        \
+    } while (0)
+
+static int prop_reg(void *fdt, uint64_t base, uint32_t size)
+{
+    fdt32_t r[3] = {cpu_to_fdt32((uint32_t)(base >> 32)), cpu_to_fdt32((uint32_t)base),
+                    cpu_to_fdt32(size)};
+    return fdt_property(fdt, "reg", r, sizeof r);
+}
+
+int platform_default_dtb(void **out, size_t *outlen)
+{
+    size_t sz = 8192;
+    void *fdt = malloc(sz);
+    if (!fdt)
+        return -1;
+    static const char xicu_compat[] = "soclib,vci_xicu\0soclib,vci_xicu_timer";
+    const uint32_t PH_CLK = 1, PH_XICU = 2;
+    CK(fdt_create(fdt, (int)sz));
+    CK(fdt_finish_reservemap(fdt));
+    CK(fdt_begin_node(fdt, ""));
+    CK(fdt_property_u32(fdt, "#address-cells", 2));
+    CK(fdt_property_u32(fdt, "#size-cells", 1));
+    CK(fdt_property_string(fdt, "compatible", "tsar,soclib"));
+    CK(fdt_property_string(fdt, "model", "TSAR single-cluster (tsar-emu default platform)"));
+    CK(fdt_property_u32(fdt, "interrupt-parent", PH_XICU));
+
+    CK(fdt_begin_node(fdt, "chosen"));
+    CK(fdt_property_string(fdt, "bootargs", "console=ttyVTTY0"));
+    CK(fdt_property_string(fdt, "stdout-path", "/iovci/tty@14000000"));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "cpus"));
+    CK(fdt_property_u32(fdt, "#address-cells", 1));
+    CK(fdt_property_u32(fdt, "#size-cells", 0));
+    CK(fdt_begin_node(fdt, "cpu@0"));
+    CK(fdt_property_string(fdt, "device_type", "cpu"));
+    CK(fdt_property_string(fdt, "compatible", "soclib,mips32el"));
+    CK(fdt_property_u32(fdt, "reg", 0));
+    CK(fdt_property_u32(fdt, "clocks", PH_CLK));
+    CK(fdt_property_u32(fdt, "clock-frequency", DEFAULT_CLOCK));
+    CK(fdt_end_node(fdt));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "cpuclk"));
+    CK(fdt_property_string(fdt, "compatible", "soclib,mips32_clksrc"));
+    CK(fdt_property_u32(fdt, "clocks", PH_CLK));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "clocks"));
+    CK(fdt_begin_node(fdt, "frequency@25MHz"));
+    CK(fdt_property_string(fdt, "compatible", "fixed-clock"));
+    CK(fdt_property_u32(fdt, "#clock-cells", 0));
+    CK(fdt_property_u32(fdt, "clock-frequency", DEFAULT_CLOCK));
+    CK(fdt_property_u32(fdt, "phandle", PH_CLK));
+    CK(fdt_end_node(fdt));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "memory@0"));
+    CK(fdt_property_string(fdt, "device_type", "memory"));
+    CK(prop_reg(fdt, 0, 0x10000000));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "iovci"));
+    CK(fdt_property_string(fdt, "compatible", "simple-bus"));
+    CK(fdt_property_u32(fdt, "#address-cells", 2));
+    CK(fdt_property_u32(fdt, "#size-cells", 1));
+    CK(fdt_property(fdt, "ranges", NULL, 0));
+
+    CK(fdt_begin_node(fdt, "xicu@10000000"));
+    CK(fdt_property(fdt, "compatible", xicu_compat, sizeof xicu_compat));
+    CK(prop_reg(fdt, 0x10000000, 0x1000));
+    CK(fdt_property(fdt, "interrupt-controller", NULL, 0));
+    CK(fdt_property_u32(fdt, "#interrupt-cells", 1));
+    CK(fdt_property_u32(fdt, "clocks", PH_CLK));
+    CK(fdt_property_u32(fdt, "phandle", PH_XICU));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "tty@14000000"));
+    CK(fdt_property_string(fdt, "compatible", "soclib,vci_multi_tty"));
+    CK(prop_reg(fdt, 0x14000000, 0x10));
+    CK(fdt_property_u32(fdt, "interrupts", 0));
+    CK(fdt_property_u32(fdt, "interrupt-parent", PH_XICU));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "blockdevice@1c000000"));
+    CK(fdt_property_string(fdt, "compatible", "tsar,vci_block_device"));
+    CK(prop_reg(fdt, 0x1C000000, 0x1000));
+    CK(fdt_property_u32(fdt, "interrupts", 1));
+    CK(fdt_property_u32(fdt, "interrupt-parent", PH_XICU));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_begin_node(fdt, "simhelper@1f000000"));
+    CK(fdt_property_string(fdt, "compatible", "soclib,vci_simhelper"));
+    CK(prop_reg(fdt, 0x1F000000, 0x1000));
+    CK(fdt_end_node(fdt));
+
+    CK(fdt_end_node(fdt)); /* iovci */
+    CK(fdt_end_node(fdt)); /* root */
+    CK(fdt_finish(fdt));
+    *out = fdt;
+    *outlen = fdt_totalsize(fdt);
+    return 0;
+fail:
+    free(fdt);
+    return -1;
+}
+
+/* Copy of `in` with /chosen/bootargs replaced (if bootargs != NULL), packed. */
+int platform_finalize_dtb(const void *in, const char *bootargs, void **out, size_t *outlen,
+                          char *err, size_t errlen)
+{
+    size_t sz = fdt_totalsize(in) + (bootargs ? strlen(bootargs) : 0) + 512;
+    void *buf = malloc(sz);
+    if (!buf) {
+        errf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = fdt_open_into(in, buf, (int)sz);
+    if (!rc && bootargs) {
+        int ch = fdt_path_offset(buf, "/chosen");
+        if (ch < 0)
+            ch = fdt_add_subnode(buf, 0, "chosen");
+        rc = ch < 0 ? ch : fdt_setprop_string(buf, ch, "bootargs", bootargs);
+    }
+    if (!rc)
+        rc = fdt_pack(buf);
+    if (rc) {
+        errf(err, errlen, "cannot update the device tree: %s", fdt_strerror(rc));
+        free(buf);
+        return -1;
+    }
+    *out = buf;
+    *outlen = fdt_totalsize(buf);
+    return 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * simhelper.c - SoCLib vci_simhelper (reference 4.6): lets the guest end the
+ * simulation.  SC_STOP, END_WITH_RETVAL, EXCEPT_WITH_VAL stop the run after
+ * the current instruction; PAUSE_SIM and SIGINT are accepted and ignored
+ * (there is no operator to wait for); CYCLES reads the cycle counter.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+enum { R_SC_STOP = 0x00, R_END_WITH_RETVAL = 0x04, R_EXCEPT_WITH_VAL = 0x08,
+       R_PAUSE_SIM = 0x0C, R_CYCLES = 0x10, R_SIGINT = 0x14 };
+
+static int sim_read(void *dev, uint32_t off, uint32_t *val)
+{
+    simhelper_t *s = dev;
+    if (off != R_CYCLES)
+        return -1;
+    *val = (uint32_t)machine_now(s->m);
+    return 0;
+}
+
+static int sim_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
+{
+    simhelper_t *s = dev;
+    (void)be;
+    switch (off) {
+    case R_SC_STOP: machine_stop(s->m, TEMU_EXIT_STOP, val); return 0;
+    case R_END_WITH_RETVAL: machine_stop(s->m, TEMU_EXIT_RETVAL, val); return 0;
+    case R_EXCEPT_WITH_VAL: machine_stop(s->m, TEMU_EXIT_EXCEPT, val); return 0;
+    case R_PAUSE_SIM:
+    case R_SIGINT:
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+simhelper_t *simhelper_create(machine *m, const dev_desc *d)
+{
+    simhelper_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->m = m;
+    mmio_region r = {d->base, d->size, "simhelper", s, sim_read, sim_write};
+    bus_add_mmio(m, &r);
+    return s;
+}

@@ -1,0 +1,219 @@
+/*
+ * xicu.c - SoCLib vci_xicu interrupt controller + timers (reference 4.2).
+ *
+ * Register address = base + (FUNC << 7) + (INDEX << 2).
+ *
+ * Timers are lazy: for a running PTI (PER != 0) we keep the cycle `fire` at
+ * which its counter next reaches the end of a period.  VAL reads as
+ * fire - now (1..PER); at `fire` the pending bit is set and the counter
+ * reloads from PER.  The machine loop asks xicu_next_event() when the next
+ * change can happen and calls xicu_update() at that time.  A timer whose
+ * pending bit is already set cannot change anything until it is acked, so
+ * it does not produce events (an idle guest with a masked timer is hung,
+ * not spinning).
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+enum {
+    F_WTI_REG = 0, F_PTI_PER = 1, F_PTI_VAL = 2, F_PTI_ACK = 3,
+    F_MSK_PTI = 4, F_MSK_PTI_EN = 5, F_MSK_PTI_DIS = 6,
+    F_MSK_HWI = 8, F_MSK_HWI_EN = 9, F_MSK_HWI_DIS = 10,
+    F_MSK_WTI = 12, F_MSK_WTI_EN = 13, F_MSK_WTI_DIS = 14,
+    F_PRIO = 15, F_CONFIG = 16,
+};
+
+static void pti_catch_up(xicu_t *x, unsigned i, uint64_t now)
+{
+    uint32_t per = x->pti_per[i];
+    if (!per || now < x->pti_fire[i])
+        return;
+    x->pti_pending |= 1u << i;
+    uint64_t k = (now - x->pti_fire[i]) / per + 1;
+    x->pti_fire[i] += k * per;
+}
+
+void xicu_update(xicu_t *x)
+{
+    uint64_t now = machine_now(x->m);
+    for (unsigned i = 0; i < x->n_pti; i++)
+        pti_catch_up(x, i, now);
+}
+
+uint64_t xicu_next_event(xicu_t *x)
+{
+    uint64_t ev = UINT64_MAX;
+    for (unsigned i = 0; i < x->n_pti; i++)
+        if (x->pti_per[i] && !(x->pti_pending & (1u << i)) && x->pti_fire[i] < ev)
+            ev = x->pti_fire[i];
+    return ev;
+}
+
+static uint32_t out_level(xicu_t *x, unsigned k, uint32_t hwi)
+{
+    return (x->msk_pti[k] & x->pti_pending) | (x->msk_hwi[k] & hwi) |
+           (x->msk_wti[k] & x->wti_pending);
+}
+
+uint32_t xicu_outputs(xicu_t *x)
+{
+    uint32_t hwi = machine_hwi_lines(x->m);
+    uint32_t lines = 0;
+    for (unsigned k = 0; k < x->n_out; k++)
+        if (out_level(x, k, hwi))
+            lines |= 1u << k;
+    return lines;
+}
+
+static uint32_t lowest(uint32_t v) { return (uint32_t)__builtin_ctz(v); }
+
+static int xicu_read(void *dev, uint32_t off, uint32_t *val)
+{
+    xicu_t *x = dev;
+    unsigned func = (off >> 7) & 0x1F, idx = (off >> 2) & 0x1F;
+    uint64_t now = machine_now(x->m);
+    if (off >= 0x1000)
+        return -1;
+    xicu_update(x);
+    switch (func) {
+    case F_WTI_REG:
+        if (idx >= x->n_wti)
+            return -1;
+        *val = x->wti_val[idx];
+        x->wti_pending &= ~(1u << idx);
+        return 0;
+    case F_PTI_PER:
+        if (idx >= x->n_pti)
+            return -1;
+        *val = x->pti_per[idx];
+        return 0;
+    case F_PTI_VAL:
+        if (idx >= x->n_pti)
+            return -1;
+        *val = x->pti_per[idx] ? (uint32_t)(x->pti_fire[idx] - now) : x->pti_val[idx];
+        return 0;
+    case F_PTI_ACK:
+        if (idx >= x->n_pti)
+            return -1;
+        x->pti_pending &= ~(1u << idx);
+        *val = 0;
+        return 0;
+    }
+    if (func == F_CONFIG) {
+        if (idx != 0)
+            return -1;
+        *val = (x->n_out << 24) | (x->n_wti << 16) | (x->n_hwi << 8) | x->n_pti;
+        return 0;
+    }
+    if (idx >= x->n_out)
+        return -1;
+    uint32_t hwi = machine_hwi_lines(x->m);
+    switch (func) {
+    case F_MSK_PTI: *val = x->msk_pti[idx]; return 0;
+    case F_MSK_PTI_DIS: *val = x->msk_pti[idx] & x->pti_pending; return 0;
+    case F_MSK_HWI: *val = x->msk_hwi[idx]; return 0;
+    case F_MSK_HWI_DIS: *val = x->msk_hwi[idx] & hwi; return 0;
+    case F_MSK_WTI: *val = x->msk_wti[idx]; return 0;
+    case F_MSK_WTI_DIS: *val = x->msk_wti[idx] & x->wti_pending; return 0;
+    case F_PRIO: {
+        uint32_t p = x->msk_pti[idx] & x->pti_pending;
+        uint32_t h = x->msk_hwi[idx] & hwi;
+        uint32_t w = x->msk_wti[idx] & x->wti_pending;
+        uint32_t v = 0;
+        if (p)
+            v |= 1u | (lowest(p) << 8);
+        if (h)
+            v |= 2u | (lowest(h) << 16);
+        if (w)
+            v |= 4u | (lowest(w) << 24);
+        *val = v;
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+static int xicu_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
+{
+    xicu_t *x = dev;
+    unsigned func = (off >> 7) & 0x1F, idx = (off >> 2) & 0x1F;
+    uint64_t now = machine_now(x->m);
+    (void)be;
+    if (off >= 0x1000)
+        return -1;
+    xicu_update(x);
+    switch (func) {
+    case F_WTI_REG:
+        if (idx >= x->n_wti)
+            return -1;
+        x->wti_val[idx] = val;
+        x->wti_pending |= 1u << idx;
+        return 0;
+    case F_PTI_PER:
+        if (idx >= x->n_pti)
+            return -1;
+        if (val == 0) {
+            x->pti_per[idx] = 0;
+            x->pti_val[idx] = 0;
+            x->pti_pending &= ~(1u << idx);
+        } else {
+            uint32_t cur = x->pti_per[idx] ? (uint32_t)(x->pti_fire[idx] - now)
+                                           : x->pti_val[idx];
+            if (cur == 0)
+                cur = val; /* a stopped timer loads VAL from PER */
+            x->pti_per[idx] = val;
+            x->pti_fire[idx] = now + cur;
+        }
+        return 0;
+    case F_PTI_VAL:
+        if (idx >= x->n_pti)
+            return -1;
+        x->pti_val[idx] = val;
+        if (x->pti_per[idx])
+            x->pti_fire[idx] = now + (val ? val : 1);
+        return 0;
+    case F_PTI_ACK:
+    case F_PRIO:
+    case F_CONFIG:
+        return -1;
+    }
+    if (idx >= x->n_out)
+        return -1;
+    switch (func) {
+    case F_MSK_PTI: x->msk_pti[idx] = val; return 0;
+    case F_MSK_PTI_EN: x->msk_pti[idx] |= val; return 0;
+    case F_MSK_PTI_DIS: x->msk_pti[idx] &= ~val; return 0;
+    case F_MSK_HWI: x->msk_hwi[idx] = val; return 0;
+    case F_MSK_HWI_EN: x->msk_hwi[idx] |= val; return 0;
+    case F_MSK_HWI_DIS: x->msk_hwi[idx] &= ~val; return 0;
+    case F_MSK_WTI: x->msk_wti[idx] = val; return 0;
+    case F_MSK_WTI_EN: x->msk_wti[idx] |= val; return 0;
+    case F_MSK_WTI_DIS: x->msk_wti[idx] &= ~val; return 0;
+    default: return -1;
+    }
+}
+
+xicu_t *xicu_create(machine *m, const dev_desc *d)
+{
+    xicu_t *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->m = m;
+    /* linux_monocluster with one CPU: 1 PTI, 3 HWI, 1 WTI, 4 outputs; more
+     * HWIs if the device tree wires devices beyond index 2. */
+    x->n_pti = 1;
+    x->n_wti = 1;
+    x->n_out = 4;
+    x->n_hwi = 3;
+    for (int i = 0; i < m->plat.ndev; i++)
+        for (int j = 0; j < m->plat.dev[i].nirq; j++) {
+            int h = m->plat.dev[i].irq[j];
+            if (h >= 0 && h < XICU_MAX && (unsigned)h + 1 > x->n_hwi)
+                x->n_hwi = (unsigned)h + 1;
+        }
+    mmio_region r = {d->base, d->size, "xicu", x, xicu_read, xicu_write};
+    bus_add_mmio(m, &r);
+    return x;
+}

@@ -1,0 +1,135 @@
+/* lib.c - console output, failure reporting and the C exception handler. */
+#include "test.h"
+
+volatile int exc_expect, exc_count;
+volatile uint32_t exc_cause, exc_epc, exc_badvaddr, exc_status, exc_resume;
+void (*volatile irq_hook)(exc_frame *f, uint32_t cause);
+void (*volatile exc_hook)(exc_frame *f, uint32_t cause);
+
+void putch(int c) { REG32(TTY_BASE + TTY_WRITE) = (uint32_t)c; }
+
+void puts_(const char *s)
+{
+    while (*s)
+        putch(*s++);
+}
+
+void puthex(uint32_t v)
+{
+    putch('0');
+    putch('x');
+    for (int i = 28; i >= 0; i -= 4)
+        putch("0123456789abcdef"[(v >> i) & 15]);
+}
+
+void putdec(uint32_t v)
+{
+    char b[12];
+    int n = 0;
+    do {
+        b[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        putch(b[--n]);
+}
+
+void sim_exit(uint32_t code)
+{
+    REG32(SIMHELPER_BASE + SIM_END_WITH_RETVAL) = code;
+    for (;;)
+        ;
+}
+
+void fail(int n, const char *what, uint32_t got, uint32_t exp)
+{
+    puts_("FAIL check ");
+    putdec((uint32_t)n);
+    puts_(": ");
+    puts_(what);
+    puts_(" got ");
+    puthex(got);
+    puts_(" expected ");
+    puthex(exp);
+    putch('\n');
+    sim_exit((uint32_t)n);
+}
+
+/* Called from the vector in crt0 with the saved registers. */
+void exc_dispatch(exc_frame *f)
+{
+    uint32_t cause = MFC0(13, 0);
+    uint32_t code = EXCCODE(cause);
+    if (code == EXC_INT) {
+        if (irq_hook)
+            irq_hook(f, cause);
+        else
+            fail(199, "unexpected interrupt, cause", cause, 0);
+        return;
+    }
+    exc_cause = cause;
+    exc_epc = MFC0(14, 0);
+    exc_badvaddr = MFC0(8, 0);
+    exc_status = MFC0(12, 0);
+    exc_count++;
+    if (exc_count > 1000)
+        fail(250, "exception loop, cause", cause, exc_epc);
+    if (exc_hook) {
+        exc_hook(f, cause);
+        return;
+    }
+    if (!exc_expect) {
+        puts_("unexpected exception epc=");
+        puthex(exc_epc);
+        puts_(" badvaddr=");
+        puthex(exc_badvaddr);
+        putch('\n');
+        fail(200 + (int)code, "unexpected exception, cause", cause, 0);
+    }
+    exc_expect--;
+    if (exc_resume) {
+        MTC0(14, 0, exc_resume);
+        exc_resume = 0;
+    } else {
+        /* skip the faulting instruction (and its branch if in a delay slot) */
+        MTC0(14, 0, exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
+    }
+}
+
+/* user-mode helper (run_user in crt0.S): the user function ends with
+ * `syscall`; this hook then resumes at user_return in kernel mode. */
+extern char user_return[];
+volatile int user_active;
+
+static void user_exc_hook(exc_frame *f, uint32_t cause)
+{
+    (void)f;
+    if (user_active && EXCCODE(cause) == EXC_SYS && (exc_status & ST_UM)) {
+        user_active = 0;
+        exc_count--; /* the return syscall is not a test event */
+        MTC0(12, 0, MFC0(12, 0) & ~ST_UM); /* EXL stays: eret -> kernel mode */
+        MTC0(14, 0, (uint32_t)(uintptr_t)user_return);
+        return;
+    }
+    /* other exceptions in user mode: record & skip, as the default does */
+    if (!exc_expect)
+        fail(200 + (int)EXCCODE(cause), "unexpected user exception, epc", exc_epc, 0);
+    exc_expect--;
+    if (exc_resume) {
+        MTC0(14, 0, exc_resume);
+        exc_resume = 0;
+    } else {
+        MTC0(14, 0, exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
+    }
+}
+
+extern void run_user_asm(void (*fn)(void), uint32_t status);
+
+void run_user(void (*fn)(void), uint32_t extra_status)
+{
+    void (*saved)(exc_frame *, uint32_t) = exc_hook;
+    user_active = 1;
+    exc_hook = user_exc_hook;
+    run_user_asm(fn, ST_UM | ST_EXL | extra_status);
+    exc_hook = saved;
+}
