@@ -4,10 +4,11 @@
 
 /*
  * No address-space identifiers: switching PTPR drops the non-global
- * TLB entries, so a context needs no per-mm MMU state.
+ * TLB entries, so a context needs no MMU state; it only remembers where
+ * the signal-return page is mapped.
  */
 typedef struct {
-	unsigned long unused;
+	unsigned long sigpage;
 } mm_context_t;
 
 #endif /* _ASM_TSAR_MMU_H */

@@ -8,21 +8,24 @@
 #ifndef _ASM_TSAR_PGTABLE_H
 #define _ASM_TSAR_PGTABLE_H
 
-#include <asm-generic/pgtable-nopmd.h>
 #include <asm/mem-layout.h>
 #include <asm/pgtable-bits.h>
 #include <asm/page.h>
+#include <asm-generic/pgtable-nopmd.h>
+
+#define MAX_POSSIBLE_PHYSMEM_BITS	PHYS_ADDR_BITS
 
 #define FIRST_USER_ADDRESS	0UL
 #define USER_PTRS_PER_PGD	(TASK_SIZE / PGDIR_SIZE)
 
 /*
  * vmalloc lives above the linear map, after a guard gap, and ends two
- * pages below the (empty) fixmap.
+ * pages below the fixmap. The fixmap's second-level table covers the
+ * last big-page region, so vmalloc stops at that region's start.
  */
 #define VMALLOC_START	(((unsigned long)high_memory + VMALLOC_OFFSET) & \
 			 ~(VMALLOC_OFFSET - 1))
-#define VMALLOC_END	(FIXADDR_TOP - 2 * PAGE_SIZE)
+#define VMALLOC_END	((FIXADDR_TOP & PGDIR_MASK) - 2 * PAGE_SIZE)
 
 /* Protections. Hardware-set bits (L, R, D) are never requested here. */
 #define _PAGE_BASE	(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_CACHEABLE)

@@ -31,16 +31,19 @@
 	: "+r" (err), "=&r" (x)						\
 	: "m" (*(addr)), "i" (-EFAULT))
 
-/* 64-bit values are two word accesses, each with its own fixup. */
+/*
+ * 64-bit values are two word accesses, each with its own fixup; %D names
+ * the second register of a register pair (the high word, little-endian).
+ */
 #define __get_user_asm_dword(x, addr, err)				\
 	__asm__ __volatile__(						\
-	"1:	lw	%L1, %2\n"					\
-	"2:	lw	%M1, %3\n"					\
+	"1:	lw	%1, %2\n"					\
+	"2:	lw	%D1, %3\n"					\
 	"3:\n"								\
 	"	.section .fixup, \"ax\"\n"				\
 	"4:	li	%0, %4\n"					\
-	"	move	%L1, $0\n"					\
-	"	move	%M1, $0\n"					\
+	"	move	%1, $0\n"					\
+	"	move	%D1, $0\n"					\
 	"	j	3b\n"						\
 	"	.previous\n"						\
 	__UA_EXTABLE(1b, 4b)						\
@@ -55,25 +58,28 @@ do {									\
 	case 1: {							\
 		u8 __gu_v;						\
 		__get_user_asm("lbu", __gu_v, (ptr), err);		\
-		(x) = (__force __typeof__(*(ptr)))__gu_v;		\
+		(x) = (__force __typeof__(*(ptr)))(unsigned long)__gu_v;		\
 		break;							\
 	}								\
 	case 2: {							\
 		u16 __gu_v;						\
 		__get_user_asm("lhu", __gu_v, (ptr), err);		\
-		(x) = (__force __typeof__(*(ptr)))__gu_v;		\
+		(x) = (__force __typeof__(*(ptr)))(unsigned long)__gu_v;		\
 		break;							\
 	}								\
 	case 4: {							\
 		u32 __gu_v;						\
 		__get_user_asm("lw", __gu_v, (ptr), err);		\
-		(x) = (__force __typeof__(*(ptr)))__gu_v;		\
+		(x) = (__force __typeof__(*(ptr)))(unsigned long)__gu_v;		\
 		break;							\
 	}								\
 	case 8: {							\
-		u64 __gu_v;						\
-		__get_user_asm_dword(__gu_v, (ptr), err);		\
-		(x) = (__force __typeof__(*(ptr)))__gu_v;		\
+		union {							\
+			__typeof__(*(ptr)) t;				\
+			u64 l;						\
+		} __gu_d;						\
+		__get_user_asm_dword(__gu_d.l, (ptr), err);		\
+		(x) = __gu_d.t;						\
 		break;							\
 	}								\
 	default:							\
@@ -95,8 +101,8 @@ do {									\
 
 #define __put_user_asm_dword(x, addr, err)				\
 	__asm__ __volatile__(						\
-	"1:	sw	%L2, %1\n"					\
-	"2:	sw	%M2, %3\n"					\
+	"1:	sw	%3, %1\n"					\
+	"2:	sw	%D3, %2\n"					\
 	"3:\n"								\
 	"	.section .fixup, \"ax\"\n"				\
 	"4:	li	%0, %4\n"					\

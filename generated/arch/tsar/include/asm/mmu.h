@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copied by portkit from overrides/tsar/include/asm/mmu.h: edit that file. */
+#ifndef _ASM_TSAR_MMU_H
+#define _ASM_TSAR_MMU_H
+
+/*
+ * No address-space identifiers: switching PTPR drops the non-global
+ * TLB entries, so a context needs no MMU state; it only remembers where
+ * the signal-return page is mapped.
+ */
+typedef struct {
+	unsigned long sigpage;
+} mm_context_t;
+
+#endif /* _ASM_TSAR_MMU_H */

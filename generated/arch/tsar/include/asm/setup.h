@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copied by portkit from overrides/tsar/include/asm/setup.h: edit that file. */
+#ifndef _ASM_TSAR_SETUP_H
+#define _ASM_TSAR_SETUP_H
+
+#include <uapi/asm/setup.h>
+
+#ifndef __ASSEMBLY__
+
+extern unsigned long boot_dtb_phys;
+
+void paging_init(void);
+
+#endif /* !__ASSEMBLY__ */
+
+#endif /* _ASM_TSAR_SETUP_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copied by portkit from overrides/tsar/include/asm/timex.h: edit that file. */
+#ifndef _ASM_TSAR_TIMEX_H
+#define _ASM_TSAR_TIMEX_H
+
+#include <asm/cp0.h>
+
+typedef unsigned long cycles_t;
+
+/* CP0 Count advances once per CPU cycle. */
+static inline cycles_t get_cycles(void)
+{
+	return read_c0_count();
+}
+#define get_cycles get_cycles
+
+#include <asm-generic/timex.h>
+
+#endif /* _ASM_TSAR_TIMEX_H */

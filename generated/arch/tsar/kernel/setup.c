@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copied by portkit from overrides/tsar/kernel/setup.c: edit that file. */
+/*
+ * Architecture setup: the device tree the loader passed (or the one built
+ * in), memory from its /memory nodes, the early console, page tables.
+ */
+
+#include <linux/console.h>
+#include <linux/delay.h>
+#include <linux/init.h>
+#include <linux/memblock.h>
+#include <linux/of.h>
+#include <linux/of_fdt.h>
+#include <linux/of_platform.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/start_kernel.h>
+
+#include <asm/cp0.h>
+#include <asm/fixmap.h>
+#include <asm/mmu-cp2.h>
+#include <asm/page.h>
+#include <asm/sections.h>
+#include <asm/setup.h>
+
+/* Physical address of the device tree, stored by head.S. */
+unsigned long boot_dtb_phys __initdata;
+
+#ifdef CONFIG_BUILTIN_DTB
+extern u8 __dtb_start[];
+#endif
+
+static void __init *boot_dtb(void)
+{
+#ifdef CONFIG_BUILTIN_DTB
+	return __dtb_start;
+#else
+	return boot_dtb_phys ? __va(boot_dtb_phys) : NULL;
+#endif
+}
+
+/*
+ * Per-CPU control state: user code may read the CPU number, cycle
+ * counter and thread pointer with rdhwr; nothing else of CP0.
+ */
+static void __init tsar_cpu_init(void)
+{
+	write_c0_hwrena(BIT(0) | BIT(2) | BIT(3) | BIT(29));
+	write_c0_userlocal(0);
+	/* Unmask all interrupt lines; the XICU masks individual sources. */
+	write_c0_status((read_c0_status() & ~ST_IM) | ST_IM);
+}
+
+void __init setup_arch(char **cmdline_p)
+{
+	void *dtb = boot_dtb();
+
+	tsar_cpu_init();
+
+	if (!dtb || !early_init_dt_scan(dtb))
+		panic("No valid device tree at physical %#lx", boot_dtb_phys);
+
+	setup_initial_init_mm(_stext, _etext, _edata, _end);
+	*cmdline_p = boot_command_line;
+
+	/* earlycon (from the command line) maps its device in the fixmap. */
+	early_fixmap_init();
+	parse_early_param();
+
+	memblock_reserve(__pa_symbol(_text), _end - _text);
+	early_init_fdt_reserve_self();
+	early_init_fdt_scan_reserved_mem();
+
+	paging_init();
+
+	unflatten_device_tree();
+
+	pr_info("%s: %pa bytes of RAM at %pa, CPU id %lu, MMU release %#lx\n",
+		of_flat_dt_get_machine_name() ?: "tsar",
+		&memblock.memory.total_size, &memblock.memory.regions[0].base,
+		read_c0_ebase() & EBASE_CPUNUM, read_c2_release());
+}
+
+static int __init tsar_device_probe(void)
+{
+	return of_platform_default_populate(NULL, NULL, NULL);
+}
+arch_initcall(tsar_device_probe);
+
+/* /proc/cpuinfo */
+static int c_show(struct seq_file *m, void *v)
+{
+	unsigned long prid = read_c0_prid();
+
+	seq_printf(m, "processor\t\t: %lu\n", (unsigned long)v - 1);
+	seq_printf(m, "cpu model\t\t: TSAR MIPS32 (PRId %08lx)\n", prid);
+	seq_printf(m, "BogoMIPS\t\t: %lu.%02lu\n",
+		   loops_per_jiffy / (500000 / HZ),
+		   (loops_per_jiffy / (5000 / HZ)) % 100);
+	seq_puts(m, "isa\t\t\t: mips32r1 + ext/ins/seb/seh/wsbh/rotr/rdhwr/di/ei\n");
+	seq_printf(m, "mmu\t\t\t: tsar-cp2 (hardware page-table walk)\n\n");
+	return 0;
+}
+
+static void *c_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < nr_cpu_ids ? (void *)(unsigned long)(*pos + 1) : NULL;
+}
+
+static void *c_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return c_start(m, pos);
+}
+
+static void c_stop(struct seq_file *m, void *v)
+{
+}
+
+const struct seq_operations cpuinfo_op = {
+	.start	= c_start,
+	.next	= c_next,
+	.stop	= c_stop,
+	.show	= c_show,
+};

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copied by portkit from overrides/tsar/kernel/syscall_table.c: edit that file. */
+/*
+ * The asm-generic system call table.
+ */
+
+#include <linux/syscalls.h>
+#include <linux/unistd.h>
+
+#include <asm/syscalls.h>
+
+/* 32-bit asm-generic: mmap2 takes its offset in pages. */
+#define sys_mmap2	sys_mmap_pgoff
+
+#undef __SYSCALL
+#define __SYSCALL(nr, call)	[nr] = (call),
+
+void *sys_call_table[__NR_syscalls] = {
+	[0 ... __NR_syscalls - 1] = sys_ni_syscall,
+#include <asm/unistd.h>
+};

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copied by portkit from overrides/tsar/mm/init.c: edit that file. */
+/*
+ * Kernel page tables and memory initialisation.
+ *
+ * The kernel's linear map uses first-level big pages (PTE1): lowmem is
+ * mapped once in swapper_pg_dir by paging_init(), which also drops the
+ * identity mapping head.S needed to turn the MMU on. Every other
+ * first-level table copies swapper_pg_dir's kernel half (pgd_alloc).
+ */
+
+#include <linux/init.h>
+#include <linux/memblock.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/pgtable.h>
+
+#include <asm/fixmap.h>
+#include <asm/mmu_context.h>
+#include <asm/pgalloc.h>
+#include <asm/sections.h>
+
+pgd_t swapper_pg_dir[PTRS_PER_PGD] __aligned(PAGE_SIZE << PGD_ORDER);
+unsigned long empty_zero_page[PAGE_SIZE / sizeof(unsigned long)] __page_aligned_bss;
+EXPORT_SYMBOL(empty_zero_page);
+
+/* The second-level table of the fixmap region, in use from early boot. */
+static pte_t fixmap_pte[PTRS_PER_PTE] __page_aligned_bss;
+
+/* Highest address the linear map may reach: vmalloc needs the rest. */
+#define LOWMEM_LIMIT	(FIXADDR_TOP - VMALLOC_MIN_SIZE - 2 * VMALLOC_OFFSET)
+
+static const pgprot_t protection_map[16] = {
+	[VM_NONE]					= PAGE_NONE,
+	[VM_READ]					= PAGE_READONLY,
+	[VM_WRITE]					= PAGE_COPY,
+	[VM_WRITE | VM_READ]				= PAGE_COPY,
+	[VM_EXEC]					= PAGE_READONLY_EXEC,
+	[VM_EXEC | VM_READ]				= PAGE_READONLY_EXEC,
+	[VM_EXEC | VM_WRITE]				= PAGE_COPY_EXEC,
+	[VM_EXEC | VM_WRITE | VM_READ]			= PAGE_COPY_EXEC,
+	[VM_SHARED]					= PAGE_NONE,
+	[VM_SHARED | VM_READ]				= PAGE_READONLY,
+	[VM_SHARED | VM_WRITE]				= PAGE_SHARED,
+	[VM_SHARED | VM_WRITE | VM_READ]		= PAGE_SHARED,
+	[VM_SHARED | VM_EXEC]				= PAGE_READONLY_EXEC,
+	[VM_SHARED | VM_EXEC | VM_READ]			= PAGE_READONLY_EXEC,
+	[VM_SHARED | VM_EXEC | VM_WRITE]		= PAGE_SHARED_EXEC,
+	[VM_SHARED | VM_EXEC | VM_WRITE | VM_READ]	= PAGE_SHARED_EXEC,
+};
+DECLARE_VM_GET_PAGE_PROT
+
+void __init early_fixmap_init(void)
+{
+	WRITE_ONCE(swapper_pg_dir[pgd_index(FIXADDR_START)],
+		   __pgd(_PMD_TABLE | virt_to_pfn(fixmap_pte) << PTD1_PTPN_SHIFT));
+}
+
+void __set_fixmap(enum fixed_addresses idx, phys_addr_t phys, pgprot_t prot)
+{
+	unsigned long addr = __fix_to_virt(idx);
+	pte_t *ptep = &fixmap_pte[pte_index(addr)];
+
+	if (pgprot_val(prot))
+		set_pte(ptep, pfn_pte(phys >> PAGE_SHIFT, prot));
+	else
+		pte_clear(&init_mm, addr, ptep);
+}
+
+/* Map [start, end) of physical memory with kernel big pages. */
+static void __init map_lowmem(phys_addr_t start, phys_addr_t end)
+{
+	unsigned long flags = _PAGE_KERNEL | _PAGE_EXECUTABLE;
+	phys_addr_t pa;
+
+	for (pa = start & PGDIR_MASK; pa < end; pa += PGDIR_SIZE) {
+		unsigned long va = (unsigned long)__va(pa);
+
+		swapper_pg_dir[pgd_index(va)] =
+			__pgd(flags | (unsigned long)(pa >> PGDIR_SHIFT) << PTE1_PPN_SHIFT);
+	}
+}
+
+/*
+ * Decide what is lowmem, set up the memblock limits and map it.
+ * Memory the linear map cannot reach is dropped (no highmem).
+ */
+void __init paging_init(void)
+{
+	unsigned long max_zone_pfn[MAX_NR_ZONES] = { 0 };
+	phys_addr_t lowmem_end = __pa(LOWMEM_LIMIT);
+	phys_addr_t start, end;
+	unsigned int i;
+	u64 idx;
+
+	if (memblock_end_of_DRAM() > lowmem_end) {
+		pr_warn("Ignoring RAM above %pa (no highmem support)\n",
+			&lowmem_end);
+		memblock_remove(lowmem_end, ULLONG_MAX);
+	}
+	memblock_set_current_limit(memblock_end_of_DRAM());
+
+	for_each_mem_range(idx, &start, &end)
+		map_lowmem(start, end);
+
+	/* The identity map of head.S: everything below PAGE_OFFSET. */
+	for (i = 0; i < USER_PTRS_PER_PGD; i++)
+		swapper_pg_dir[i] = __pgd(0);
+
+	min_low_pfn = PFN_UP(memblock_start_of_DRAM());
+	max_low_pfn = PFN_DOWN(memblock_end_of_DRAM());
+	max_pfn = max_low_pfn;
+	set_max_mapnr(max_low_pfn - ARCH_PFN_OFFSET);
+	high_memory = (void *)__va(max_low_pfn << PAGE_SHIFT);
+
+	max_zone_pfn[ZONE_NORMAL] = max_low_pfn;
+	free_area_init(max_zone_pfn);
+}
+
+void __init mem_init(void)
+{
+	memblock_free_all();
+}
+
+pgd_t *pgd_alloc(struct mm_struct *mm)
+{
+	pgd_t *pgd = (pgd_t *)__get_free_pages(GFP_KERNEL, PGD_ORDER);
+
+	if (!pgd)
+		return NULL;
+	memset(pgd, 0, USER_PTRS_PER_PGD * sizeof(pgd_t));
+	memcpy(pgd + USER_PTRS_PER_PGD, swapper_pg_dir + USER_PTRS_PER_PGD,
+	       (PTRS_PER_PGD - USER_PTRS_PER_PGD) * sizeof(pgd_t));
+	return pgd;
+}

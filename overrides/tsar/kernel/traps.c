@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exceptions other than interrupts and system calls: entry.S saves a
+ * struct pt_regs and calls do_exception(), which dispatches on
+ * Cause.ExcCode. Faults in user mode become signals; faults in the
+ * kernel are fixed up through __ex_table or end in die().
+ */
+
+#include <linux/extable.h>
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/kdebug.h>
+#include <linux/kernel.h>
+#include <linux/ptrace.h>
+#include <linux/sched/debug.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/signal.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+
+#include <asm/cp0.h>
+#include <asm/mmu-cp2.h>
+#include <asm/traps.h>
+
+static const char * const exc_names[32] = {
+	[EXC_INT] = "interrupt",
+	[EXC_ADEL] = "address error (load/fetch)",
+	[EXC_ADES] = "address error (store)",
+	[EXC_IBE] = "instruction bus error",
+	[EXC_DBE] = "data bus error",
+	[EXC_SYS] = "syscall",
+	[EXC_BP] = "breakpoint",
+	[EXC_RI] = "reserved instruction",
+	[EXC_CPU] = "coprocessor unusable",
+	[EXC_OV] = "arithmetic overflow",
+	[EXC_TR] = "trap",
+	[EXC_FPE] = "floating point",
+};
+
+static inline unsigned int exc_code(struct pt_regs *regs)
+{
+	return (regs->cause & CAUSE_EXCCODE) >> CAUSE_EXCCODE_SHIFT;
+}
+
+static const char *exc_name(unsigned int code)
+{
+	return exc_names[code & 31] ?: "reserved exception";
+}
+
+static const char * const reg_names[32] = {
+	"zero", "at", "v0", "v1", "a0", "a1", "a2", "a3",
+	"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7",
+	"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+	"t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra",
+};
+
+void show_regs(struct pt_regs *regs)
+{
+	int i;
+
+	show_regs_print_info(KERN_DEFAULT);
+	for (i = 0; i < 32; i += 4)
+		pr_info("%-4s: %08lx %-4s: %08lx %-4s: %08lx %-4s: %08lx\n",
+			reg_names[i], regs->regs[i],
+			reg_names[i + 1], regs->regs[i + 1],
+			reg_names[i + 2], regs->regs[i + 2],
+			reg_names[i + 3], regs->regs[i + 3]);
+	pr_info("epc : %08lx %pS\n", regs->epc,
+		user_mode(regs) ? NULL : (void *)regs->epc);
+	pr_info("ra  : %08lx %pS\n", regs->regs[31],
+		user_mode(regs) ? NULL : (void *)regs->regs[31]);
+	pr_info("status: %08lx cause: %08lx badvaddr: %08lx lo: %08lx hi: %08lx\n",
+		regs->status, regs->cause, regs->badvaddr, regs->lo, regs->hi);
+}
+
+static bool print_trace_entry(void *loglvl, unsigned long addr)
+{
+	printk("%s [<%08lx>] %pS\n", (const char *)loglvl, addr, (void *)addr);
+	return true;
+}
+
+void show_stack(struct task_struct *task, unsigned long *sp,
+		const char *loglvl)
+{
+	printk("%sCall Trace:\n", loglvl);
+	arch_stack_walk(print_trace_entry, (void *)loglvl, task ?: current, NULL);
+}
+
+static DEFINE_SPINLOCK(die_lock);
+
+void __noreturn die(const char *str, struct pt_regs *regs, long err)
+{
+	int ret;
+
+	console_verbose();
+	spin_lock_irq(&die_lock);
+	oops_enter();
+	ret = notify_die(DIE_OOPS, str, regs, err, exc_code(regs), SIGSEGV);
+	pr_emerg("%s [#%ld]\n", str, err);
+	print_modules();
+	show_regs(regs);
+	pr_emerg("Call Trace:\n");
+	arch_stack_walk(print_trace_entry, KERN_EMERG, current, regs);
+	add_taint(TAINT_DIE, LOCKDEP_NOW_UNRELIABLE);
+	oops_exit();
+	spin_unlock_irq(&die_lock);
+
+	if (in_interrupt())
+		panic("Fatal exception in interrupt");
+	if (panic_on_oops)
+		panic("Fatal exception");
+	if (ret != NOTIFY_STOP)
+		make_task_dead(SIGSEGV);
+	make_task_dead(SIGKILL);
+}
+
+/*
+ * A fault that user mode caused becomes a signal; one the kernel caused
+ * is fixed up if the instruction has an __ex_table entry, else fatal.
+ */
+static void trap_or_die(struct pt_regs *regs, int signo, int code,
+			unsigned long addr, const char *str)
+{
+	if (user_mode(regs)) {
+		force_sig_fault(signo, code, (void __user *)addr);
+		return;
+	}
+	if (fixup_exception(regs))
+		return;
+	die(str, regs, exc_code(regs));
+}
+
+static void do_address_error(struct pt_regs *regs)
+{
+	trap_or_die(regs, SIGBUS, BUS_ADRALN, regs->badvaddr,
+		    "Unaligned access");
+}
+
+/*
+ * MMU faults arrive as bus errors with the cause in IETR/DETR and the
+ * address in IBVAR/DBVAR; translation misses and permission faults go
+ * to the page-fault handler, real bus errors are fatal or SIGBUS.
+ */
+static void do_bus_error(struct pt_regs *regs, bool exec)
+{
+	unsigned long type = exec ? read_c2_ietr() : read_c2_detr();
+	unsigned long addr = exec ? read_c2_ibvar() : read_c2_dbvar();
+	bool write = !exec && !(type & MMU_FAULT_READ);
+
+	type &= ~MMU_FAULT_READ;
+	switch (type) {
+	case MMU_FAULT_PT1_UNMAPPED:
+	case MMU_FAULT_PT2_UNMAPPED:
+	case MMU_FAULT_ACCESS_VIOLATION:
+	case MMU_FAULT_EXEC_VIOLATION:
+	case MMU_FAULT_PRIVILEGE_VIOLATION:
+		do_page_fault(regs, addr, type, write, exec);
+		return;
+	default:
+		pr_alert("%s bus error at %08lx (type %#lx), epc %08lx\n",
+			 exec ? "instruction" : "data", addr, type, regs->epc);
+		trap_or_die(regs, SIGBUS, BUS_ADRERR, addr, "Bus error");
+	}
+}
+
+static void do_breakpoint(struct pt_regs *regs)
+{
+	trap_or_die(regs, SIGTRAP, TRAP_BRKPT, regs->epc, "Breakpoint");
+}
+
+static void do_trap_insn(struct pt_regs *regs)
+{
+	/* gcc's division-by-zero check traps with code 7 ("teq zero"). */
+	trap_or_die(regs, SIGFPE, FPE_INTDIV, regs->epc, "Trap");
+}
+
+static void do_reserved(struct pt_regs *regs)
+{
+	trap_or_die(regs, SIGILL, ILL_ILLOPC, regs->epc,
+		    "Reserved instruction");
+}
+
+static void do_cpu_unusable(struct pt_regs *regs)
+{
+	/* No FPU and no user access to CP0/CP2. */
+	trap_or_die(regs, SIGILL, ILL_COPROC, regs->epc,
+		    "Coprocessor unusable");
+}
+
+static void do_overflow(struct pt_regs *regs)
+{
+	trap_or_die(regs, SIGFPE, FPE_INTOVF, regs->epc, "Integer overflow");
+}
+
+asmlinkage void do_exception(struct pt_regs *regs)
+{
+	unsigned int code = exc_code(regs);
+
+	/* Synchronous faults run with interrupts as the context had them. */
+	if (regs->status & ST_IE)
+		local_irq_enable();
+
+	switch (code) {
+	case EXC_ADEL:
+	case EXC_ADES:
+		do_address_error(regs);
+		break;
+	case EXC_IBE:
+		do_bus_error(regs, true);
+		break;
+	case EXC_DBE:
+		do_bus_error(regs, false);
+		break;
+	case EXC_BP:
+		do_breakpoint(regs);
+		break;
+	case EXC_TR:
+		do_trap_insn(regs);
+		break;
+	case EXC_RI:
+		do_reserved(regs);
+		break;
+	case EXC_CPU:
+		do_cpu_unusable(regs);
+		break;
+	case EXC_OV:
+		do_overflow(regs);
+		break;
+	default:
+		pr_alert("Unexpected exception %u (%s)\n", code, exc_name(code));
+		trap_or_die(regs, SIGILL, ILL_ILLTRP, regs->epc,
+			    "Unexpected exception");
+	}
+	local_irq_disable();
+}
+
+/* Exceptions already go to the vector page: head.S set EBase. */
+void __init trap_init(void)
+{
+}
