@@ -291,6 +291,8 @@ class Gen:
 
         while len(body) < n:
             cls = self.pick_class()
+            if ((base + 4 * len(body)) & 0xFFF) == 0xFFC and rng.random() < 0.7:
+                cls = "cond"      # delay slot in the next page
             if cls in ("cond", "jump"):
                 k = rng.choice([0, 0, 1, 2, 3, 5, 8])
                 here = len(body)

@@ -96,6 +96,16 @@ def run_qemu(elf):
 
 
 HEX_RE = re.compile(rb"BEGIN\r?\n(.*?)END", re.S)
+EXC_RE = re.compile(rb"UNEXPECTED EXCEPTION cause=([0-9a-f]{8}) epc=([0-9a-f]{8})"
+                    rb" badvaddr=([0-9a-f]{8})")
+
+
+class GuestException(DiffError):
+    """The guest took an exception the generated code should never cause."""
+
+    def __init__(self, cause, epc, bad, text):
+        DiffError.__init__(self, text)
+        self.cause, self.epc, self.bad = cause, epc, bad
 
 
 def run_tsar(elf):
@@ -104,6 +114,10 @@ def run_tsar(elf):
     r = sh(cmd, stdin=subprocess.DEVNULL)
     dt = time.time() - t
     m = HEX_RE.search(r.stdout)
+    x = EXC_RE.search(r.stdout)
+    if x and not m:
+        raise GuestException(int(x.group(1), 16), int(x.group(2), 16), int(x.group(3), 16),
+                             r.stdout[x.start():].decode(errors="replace").strip())
     if not m:
         raise DiffError("tsar-emu produced no dump (exit %d): %s\nstdout tail: %r\n"
                         "stderr tail: %r" % (r.returncode, " ".join(cmd),
@@ -185,13 +199,40 @@ def run_batch(seqs, tag, seed, variants, use_tsar=True):
     elf = build_elf(asm, "qemu", os.path.join(BUILD, tag + "-qemu.elf"))
     check_symbols(elf, seqs)
     results = {"qemu": split(run_qemu(elf), seqs)}
+    reports = []
     if use_tsar:
         for v in variants:
             elf = build_elf(asm, v, os.path.join(BUILD, "%s-%s.elf" % (tag, v)))
-            words, dt = run_tsar(elf)
+            try:
+                words, dt = run_tsar(elf)
+            except GuestException as e:
+                reports.append(exception_report(seqs, e, tag, seed, v))
+                continue
             stats["tsar_" + v + "_s"] = dt
             results[v] = split(words, seqs)
-    return compare(seqs, results, tag, seed), stats
+    return reports + compare(seqs, results, tag, seed), stats
+
+
+EXC_NAMES = {0: "Int", 4: "AdEL", 5: "AdES", 6: "IBE", 7: "DBE", 8: "Sys", 9: "Bp",
+             10: "RI", 11: "CpU", 12: "Ov", 13: "Tr"}
+
+
+def exception_report(seqs, e, tag, seed, variant):
+    code = (e.cause >> 2) & 31
+    what = "tsar-emu[%s] took an unexpected %s exception (cause=0x%08x epc=0x%08x " \
+           "badvaddr=0x%08x)" % (variant, EXC_NAMES.get(code, str(code)), e.cause, e.epc,
+                                 e.bad)
+    for s in seqs:
+        end = s.body_addr + 4 * len(s.body)
+        if s.code_addr <= e.epc < end + 4 * gen.EPILOGUE:
+            k = (e.epc - s.body_addr) // 4
+            insn = M.fmt(s.body[k], lambda t: "L%d" % t) if 0 <= k < len(s.body) \
+                else "prologue/epilogue"
+            return "seed %s %s seq %d (%s): %s at body[%d] '%s'%s\n  reproducer: %s" % (
+                seed, tag, s.index, s.name, what, k, insn,
+                " (branch delay slot)" if e.cause & 0x80000000 else "",
+                write_repro(seqs, s, tag + "-" + variant))
+    return "seed %s %s: %s outside the sequences\n  %s" % (seed, tag, what, e)
 
 
 def gen_batch(seed, nseq, ninsn):

@@ -5,10 +5,12 @@
  *   TSAR_MMU=1 TSAR_USER=1   user mode, MMU on; the end is a syscall
  *
  * Page table (tsar-hardware.md 2.3): PT1 of 2048 words, 8 KiB aligned.
- * Identity mappings: 0x00200000 (crt data, kernel only) and 0x00400000
- * (code, read-only + exec) as 2 MiB PTE1 big pages, 0x01000000 (init
- * records, read-only), 0x01800000 (state records) through a PT2 of 4 KiB
- * pages with D clear (the walker must set it), TTY and simhelper uncached.
+ * Identity mappings: 0x00200000 (crt data, kernel only) and 0x01000000
+ * (init records, read-only) as 2 MiB PTE1 big pages; 0x00400000 (code,
+ * read-only + exec) as a PTE1 in the kernel variants and through a PT2 of
+ * 4 KiB pages in the user variant; 0x01800000 (state records, writable and
+ * executable) through a PT2 of 4 KiB pages with D clear (the walker must
+ * set it); TTY and simhelper uncached, kernel only.
  *
  * After the sequences, the state records are printed on the TTY as hex
  * words between "BEGIN" and "END" lines, then the simhelper ends the run
@@ -46,7 +48,7 @@ _start:
 #if TSAR_MMU
 	/* clear PT1 and PT2 */
 	la	$8, pt1
-	addiu	$9, $8, 8192 + 4096
+	addiu	$9, $8, 8192 + 4096 + 4096
 1:	sw	$0, 0($8)
 	addiu	$8, $8, 4
 	bne	$8, $9, 1b
@@ -55,8 +57,26 @@ _start:
 	/* 2 MiB big pages: PT1[VA >> 21] = flags | (PA >> 21) */
 	li	$9, PTE_V | PTE_C | PTE_W | PTE_G | (0x00200000 >> 21)
 	sw	$9, (0x00200000 >> 21) * 4($8)
+#if TSAR_USER
+	/* user variant: code through a PT2 of 4 KiB pages (V|C|X|U|G) */
+	la	$10, pt2c
+	srl	$9, $10, 12
+	li	$11, PTE_V | PTE_T
+	or	$9, $9, $11
+	sw	$9, (0x00400000 >> 21) * 4($8)
+	li	$11, PTE_V | PTE_C | PTE_X | PTE_U | PTE_G
+	li	$12, 0x00400000 >> 12
+	addiu	$13, $12, 512
+5:	sw	$11, 0($10)
+	sw	$12, 4($10)
+	addiu	$12, $12, 1
+	bne	$12, $13, 5b
+	addiu	$10, $10, 8
+#else
+	/* kernel variant: code in one 2 MiB PTE1 big page */
 	li	$9, PTE_V | PTE_C | PTE_X | PTE_U | PTE_G | (0x00400000 >> 21)
 	sw	$9, (0x00400000 >> 21) * 4($8)
+#endif
 	li	$9, PTE_V | PTE_C | PTE_U | PTE_G | (0x01000000 >> 21)
 	sw	$9, (0x01000000 >> 21) * 4($8)
 	li	$9, PTE_V | PTE_W | PTE_G | (TTY >> 21)
@@ -247,4 +267,5 @@ s_ietr:	.asciz " ietr="
 	.align	13
 pt1:	.space	8192
 pt2:	.space	4096
+pt2c:	.space	4096
 #endif
