@@ -5,13 +5,12 @@
 fmt_chk:
 	la	$8, msg + 4
 	li	$10, 28
-1:	srlv	$9, $16, $10
+	la	$11, hexdigits		/* table lookup: the instruction count */
+1:	srlv	$9, $16, $10		/* does not depend on the value */
 	andi	$9, $9, 0xF
-	sltiu	$11, $9, 10
-	bnez	$11, 2f
-	addiu	$9, $9, '0'
-	addiu	$9, $9, 'a' - '0' - 10
-2:	sb	$9, 0($8)
+	addu	$9, $9, $11
+	lbu	$9, 0($9)
+	sb	$9, 0($8)
 	addiu	$8, $8, 1
 	bnez	$10, 1b
 	addiu	$10, $10, -4
@@ -19,6 +18,8 @@ fmt_chk:
 	nop
 
 	.data
+hexdigits:
+	.ascii	"0123456789abcdef"
 	.globl msg
 msg:	.ascii	"CHK xxxxxxxx\n"
 	.byte	0

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BUILD = pathlib.Path(os.environ.get("PORTKIT_BUILD", ROOT / "build"))
+BUILD = pathlib.Path(os.environ.get("TSAR_BUILD") or os.environ.get("PORTKIT_BUILD") or ROOT / "build")
 TSAR_EMU = BUILD / "bin" / "tsar-emu"
 DIFF_DIR = ROOT / "emulator" / "diff"
 
