@@ -33,8 +33,8 @@ endif
 KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
 EMU        = $(BUILD)/bin/tsar-emu
 
-.PHONY: all setup deps generate check-generated kernel-tree kconfig kernel \
-	emulator run test bench clean distclean help
+.PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
+	kernel emulator run test bench clean distclean help
 
 all: run
 
@@ -77,19 +77,40 @@ kconfig: kernel-tree
 		$(KMAKE) olddefconfig; \
 	fi
 
-# Configuration, headers, prepare and the device tree blobs.
-kernel: kconfig
-	$(KMAKE) prepare
-	$(KMAKE) dtbs
+CROSS_LIST     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) isa.cross_compile)
+CROSS_COMPILE ?= $(firstword $(foreach p,$(CROSS_LIST),$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
+SYSCALL_ERRORS = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) abi.syscall.error_convention)
+
+# UAPI headers and the userland (nolibc) built against them: the initramfs.
+userland: kconfig
+	$(KMAKE) headers_install INSTALL_HDR_PATH=$(KOUT)/sysroot
+	$(MAKE) -C userland OUT=$(KOUT)/userland SYSROOT=$(KOUT)/sysroot \
+		NOLIBC=$(KSRC)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
+		SYSCALL_ERRORS=$(SYSCALL_ERRORS)
+
+# vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
+kernel: userland
+	@$(KSRC)/scripts/config --file $(KOUT)/.config \
+		--set-str INITRAMFS_SOURCE $(KOUT)/userland/initramfs.list
+	@$(KMAKE) olddefconfig >/dev/null
+	@echo "  KBUILD  vmlinux for $(ARCH_NAME) in $(KOUT) (about 3 minutes from scratch on 2 cores)"
+	$(KMAKE) vmlinux dtbs
 	@cp $(KOUT)/arch/$(ARCH_NAME)/boot/dts/$(PLATFORM).dtb $(KOUT)/$(PLATFORM).dtb
+	@$(CROSS_COMPILE)size $(KOUT)/vmlinux
+	@echo "  KERNEL  $(KOUT)/vmlinux"
 	@echo "  DTB     $(KOUT)/$(PLATFORM).dtb"
 
 emulator:
 	@scripts/install-deps.sh emulator
 	$(MAKE) -C emulator BUILD=$(BUILD)
 
+BOOT_TIMEOUT ?= 300
+
+# The main job: boot the kernel to /init in the emulator; the guest's
+# power-off status is the exit status.
 run: kernel emulator
-	@echo "portkit: generated, configured and prepared $(ARCH_NAME) in $(KOUT)"
+	@echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"
+	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(KOUT)/vmlinux
 
 test: deps emulator
 	$(PYTHON) -m pytest tests

@@ -12,4 +12,4 @@ try:
         value = value[key]
 except (ValueError, OSError, KeyError, TypeError, yaml.YAMLError) as e:
     sys.exit(f"spec-field: cannot read {field!r} from {sys.argv[1:2]}: {e}")
-print(value)
+print(" ".join(map(str, value)) if isinstance(value, list) else value)

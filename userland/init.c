@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /init of portkit's TSAR initramfs.
+ *
+ * Prints a banner (uname, memory size), runs smoke checks of the port's
+ * process, memory, file and signal support, then powers off: status 0
+ * when every check passed, otherwise reboot(RESTART2, "<failures>") so
+ * the emulator exits with the number of failed checks.
+ *
+ * Output lines the host tests read:
+ *   portkit-init: <sysname> <release> <machine>, <N> KiB RAM
+ *   check <name>: ok | FAIL (<why>)
+ *   portkit-init: <passed> passed, <failed> failed
+ */
+
+#include "libc.h"
+
+#include <linux/mman.h>
+
+static int passed, failed;
+
+static void check(const char *name, int ok, const char *why)
+{
+	if (ok) {
+		passed++;
+		printf("check %s: ok\n", name);
+	} else {
+		failed++;
+		printf("check %s: FAIL (%s, errno %d)\n", name, why, errno);
+	}
+}
+
+static int check_fork_wait(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		exit(42);
+	if (pid < 0)
+		return 0;
+	if (waitpid(pid, &status, 0) != pid)
+		return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 42;
+}
+
+static int check_pipe(void)
+{
+	static const char msg[] = "through the pipe";
+	char buf[sizeof(msg)] = "";
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		exit(write(fds[1], msg, sizeof(msg)) == sizeof(msg) ? 0 : 1);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], buf, sizeof(buf)) != sizeof(msg))
+		return 0;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return memcmp(buf, msg, sizeof(msg)) == 0 && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+static int check_mmap(void)
+{
+	const size_t len = 64 * 4096;
+	unsigned int *p, i;
+	int ok = 1;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	for (i = 0; i < len / sizeof(*p); i += 1024)
+		if (p[i] != 0)		/* fresh anonymous memory is zero */
+			ok = 0;
+	for (i = 0; i < len / sizeof(*p); i++)
+		p[i] = i * 2654435761u;
+	for (i = 0; i < len / sizeof(*p); i++)
+		if (p[i] != i * 2654435761u)
+			ok = 0;
+	return munmap(p, len) == 0 && ok;
+}
+
+static int check_tmpfs_file(void)
+{
+	static const char text[] = "written to tmpfs\n";
+	char buf[64] = "";
+	int fd, n;
+
+	fd = open("/tmp/portkit.txt", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	if (fd < 0)
+		return 0;
+	if (write(fd, text, sizeof(text) - 1) != sizeof(text) - 1)
+		return 0;
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == sizeof(text) - 1 && memcmp(buf, text, n) == 0 &&
+	       unlink("/tmp/portkit.txt") == 0;
+}
+
+static volatile int got_signal;
+
+static void on_usr1(int sig)
+{
+	got_signal = sig;
+}
+
+static int check_signal_handler(void)
+{
+	if (sigaction_simple(SIGUSR1, on_usr1, 0) < 0)
+		return 0;
+	if (kill(getpid(), SIGUSR1) < 0)
+		return 0;
+	return got_signal == SIGUSR1;
+}
+
+/* A child that dereferences NULL must die of SIGSEGV, not the kernel. */
+static int check_user_fault(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		*(volatile int *)0 = 1;
+		exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 0;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+}
+
+static void power_off(void)
+{
+	char status[8];
+
+	if (!failed) {
+		reboot(LINUX_REBOOT_CMD_POWER_OFF);
+	} else {
+		/* The simulation helper turns the restart command into the exit status. */
+		utoa_r(failed, status);
+		sys_reboot(LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+			   LINUX_REBOOT_CMD_RESTART2, status);
+	}
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	struct new_utsname uts;
+	struct sysinfo si;
+
+	mkdir("/proc", 0755);
+	mkdir("/tmp", 01777);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+
+	if (uname(&uts) < 0 || sysinfo(&si) < 0) {
+		printf("portkit-init: uname/sysinfo failed (errno %d)\n", errno);
+		failed++;
+	} else {
+		printf("portkit-init: %s %s %s, %u KiB RAM\n", uts.sysname,
+		       uts.release, uts.machine,
+		       (unsigned int)((unsigned long long)si.totalram * si.mem_unit / 1024));
+	}
+
+	check("fork-wait", check_fork_wait(), "child status");
+	check("pipe", check_pipe(), "data through pipe");
+	check("mmap-anon", check_mmap(), "anonymous memory");
+	check("tmpfs-file", check_tmpfs_file(), "file round trip");
+	check("signal-handler", check_signal_handler(), "SIGUSR1 handler");
+	check("user-fault", check_user_fault(), "SIGSEGV on NULL store");
+
+	printf("portkit-init: %d passed, %d failed\n", passed, failed);
+	power_off();
+	return 1;
+}
