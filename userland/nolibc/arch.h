@@ -141,7 +141,7 @@ struct sys_stat_struct {
 	long _a4 = (long)(arg5);					\
 									\
 	__asm__ volatile("addiu	$sp, $sp, -32\n\t"			\
-			 "sw	%6, 16($sp)\n\t"			\
+			 "sw	%5, 16($sp)\n\t"			\
 			 "syscall\n\t"					\
 			 "addiu	$sp, $sp, 32"				\
 			 : "+r"(_num), "+r"(_a3)			\
@@ -161,8 +161,8 @@ struct sys_stat_struct {
 	long _a5 = (long)(arg6);					\
 									\
 	__asm__ volatile("addiu	$sp, $sp, -32\n\t"			\
-			 "sw	%6, 16($sp)\n\t"			\
-			 "sw	%7, 20($sp)\n\t"			\
+			 "sw	%5, 16($sp)\n\t"			\
+			 "sw	%6, 20($sp)\n\t"			\
 			 "syscall\n\t"					\
 			 "addiu	$sp, $sp, 32"				\
 			 : "+r"(_num), "+r"(_a3)			\
@@ -181,6 +181,7 @@ __asm__(".section .text\n"
 	".globl	__start\n"
 	".set	push\n"
 	".set	noreorder\n"
+	".option pic0\n"		/* jal main, not a GOT call: no $gp yet */
 	".ent	__start\n"
 	"__start:\n"
 	"	move	$fp, $zero\n"
