@@ -8,7 +8,10 @@ Usage (from anywhere):
 
 Each batch is one ELF per platform/variant.  QEMU (qemu-mipsel -cpu 24Kc) is the
 oracle.  tsar-emu variants: kphys = kernel mode, MMU off; kmmu = kernel mode,
-MMU on (identity page table, 2 MiB and 4 KiB pages); user = user mode, MMU on.
+MMU on (identity page table, 2 MiB and 4 KiB pages); user = user mode, MMU on;
+the *-chunk and *-step variants run the same ELFs through emulator/diff/
+chunkrun.c, in random slices of 1..N instructions or single-stepping around
+random breakpoints (execution must not depend on where runs stop).
 On a mismatch the report names the seed, the sequence, the first differing
 register/word, and a standalone reproducer .S is written under build/.
 """
@@ -22,6 +25,7 @@ import struct
 import subprocess
 import sys
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -42,9 +46,18 @@ QEMU = os.environ.get("QEMU_MIPSEL", "qemu-mipsel")
 QEMU_CPU = os.environ.get("QEMU_CPU", "24Kc")
 TSAR_EMU = os.environ.get("TSAR_EMU", os.path.join(ROOT, "build", "bin", "tsar-emu"))
 TSAR_ARGS = os.environ.get("TSAR_EMU_ARGS", "-serial stdio").split()
-VARIANTS = {"kphys": ["-DTSAR_MMU=0", "-DTSAR_USER=0"],
-            "kmmu": ["-DTSAR_MMU=1", "-DTSAR_USER=0"],
-            "user": ["-DTSAR_MMU=1", "-DTSAR_USER=1"]}
+CRT = {"kphys": ["-DTSAR_MMU=0", "-DTSAR_USER=0"],
+       "kmmu": ["-DTSAR_MMU=1", "-DTSAR_USER=0"],
+       "user": ["-DTSAR_MMU=1", "-DTSAR_USER=1"]}
+# variant -> (crt, runner): runner None = the tsar-emu CLI, else chunkrun args
+# ("{lo}", "{hi}" = the .seqtext range, "{seed}" = a per-batch seed)
+VARIANTS = {"kphys": ("kphys", None), "kmmu": ("kmmu", None), "user": ("user", None),
+            "kphys-chunk": ("kphys", ["-c", "37", "-s", "{seed}"]),
+            "user-chunk": ("user", ["-c", "11", "-s", "{seed}"]),
+            "kmmu-step": ("kmmu", ["-b", "48", "-r", "{lo}:{hi}", "-s", "{seed}"])}
+TSAR_LIB = os.environ.get("TSAR_LIB", os.path.join(os.path.dirname(os.path.dirname(TSAR_EMU)),
+                                                   "emulator", "libtsaremu.a"))
+HOST_CC = os.environ.get("HOST_CC", "gcc")
 TIMEOUT = float(os.environ.get("DIFF_TIMEOUT", "120"))
 
 
@@ -63,7 +76,7 @@ def build_elf(asm_path, platform, out):
     if platform == "qemu":
         crt, defs = "crt_qemu.S", []
     else:
-        crt, defs = "crt_tsar.S", VARIANTS[platform]
+        crt, defs = "crt_tsar.S", CRT[platform]
     cmd = [CC] + CFLAGS + defs + ["-o", out, os.path.join(HARNESS, crt), asm_path]
     r = sh(cmd)
     if r.returncode:
@@ -108,8 +121,28 @@ class GuestException(DiffError):
         self.cause, self.epc, self.bad = cause, epc, bad
 
 
-def run_tsar(elf):
-    cmd = [TSAR_EMU] + TSAR_ARGS + [elf]
+def chunkrun():
+    """Build (if needed) and return the path of the chunkrun driver."""
+    out = os.path.join(BUILD, "chunkrun")
+    srcf = os.path.join(HERE, "chunkrun.c")
+    deps = [srcf, TSAR_LIB]
+    if not os.path.exists(out) or any(os.path.getmtime(d) > os.path.getmtime(out)
+                                      for d in deps):
+        os.makedirs(BUILD, exist_ok=True)
+        inc = os.path.join(ROOT, "emulator", "src")
+        r = sh([HOST_CC, "-O2", "-g", "-I", inc, srcf, TSAR_LIB, "-lfdt", "-o",
+                out + ".tmp%d" % os.getpid()])
+        if r.returncode:
+            raise DiffError("chunkrun build failed:\n" + r.stderr.decode()[-3000:])
+        os.replace(out + ".tmp%d" % os.getpid(), out)
+    return out
+
+
+def run_tsar(elf, runner=None):
+    if runner is None:
+        cmd = [TSAR_EMU] + TSAR_ARGS + [elf]
+    else:
+        cmd = [chunkrun()] + runner + [elf]
     t = time.time()
     r = sh(cmd, stdin=subprocess.DEVNULL)
     dt = time.time() - t
@@ -201,10 +234,19 @@ def run_batch(seqs, tag, seed, variants, use_tsar=True):
     results = {"qemu": split(run_qemu(elf), seqs)}
     reports = []
     if use_tsar:
+        elves = {}
+        lo = seqs[0].code_addr
+        hi = seqs[-1].body_addr + 4 * (len(seqs[-1].body) + gen.EPILOGUE)
         for v in variants:
-            elf = build_elf(asm, v, os.path.join(BUILD, "%s-%s.elf" % (tag, v)))
+            crt, runner = VARIANTS[v]
+            if crt not in elves:
+                elves[crt] = build_elf(asm, crt, os.path.join(BUILD, "%s-%s.elf" % (tag, crt)))
+            elf = elves[crt]
+            if runner:
+                runner = [a.format(lo=lo, hi=hi, seed=zlib.crc32(("%s/%s" % (seed, v)).encode()) % 100000)
+                          for a in runner]
             try:
-                words, dt = run_tsar(elf)
+                words, dt = run_tsar(elf, runner)
             except GuestException as e:
                 reports.append(exception_report(seqs, e, tag, seed, v))
                 continue
@@ -273,8 +315,11 @@ def repro(path, variants, use_tsar=True):
     recs["qemu"] = run_qemu(elf)
     if use_tsar:
         for v in variants:
-            elf = build_elf(path, v, path[:-2] + "-%s.elf" % v)
-            recs[v] = run_tsar(elf)[0]
+            crt, runner = VARIANTS[v]
+            elf = build_elf(path, crt, path[:-2] + "-%s.elf" % crt)
+            if runner:
+                runner = [a.format(lo=0x00420000, hi=0x01000000, seed=1) for a in runner]
+            recs[v] = run_tsar(elf, runner)[0]
     names = gen.FIELD_NAMES
     plats = list(recs)
     print("%-10s " % "field" + " ".join("%-10s" % p for p in plats))
@@ -294,7 +339,7 @@ def main():
     ap.add_argument("--batches", type=int, default=4)
     ap.add_argument("--seqs", type=int, default=300)
     ap.add_argument("--insns", type=int, default=250)
-    ap.add_argument("--variants", default="kphys,kmmu,user")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--no-tsar", action="store_true")
     ap.add_argument("--directed", action="store_true", help="run the directed set only")
     ap.add_argument("--repro")

@@ -3,7 +3,8 @@ oracle for MIPS32 user-level instruction semantics.
 
 The same generated sequences (emulator/diff) run as a static Linux ELF under
 qemu-mipsel and as bare-metal ELFs under tsar-emu in three variants (kernel
-mode MMU off, kernel mode MMU on, user mode MMU on).  All 31 GPRs, HI, LO and
+mode MMU off, kernel mode MMU on, user mode MMU on), each also run through
+libtsaremu in random slices or single-stepped around random breakpoints.  All 31 GPRs, HI, LO and
 a 64-byte data region must match exactly after every sequence.  A Python
 model of the ISA is a third opinion (it must agree with QEMU too).
 On failure the message names the seed, the sequence, the first differing
@@ -27,13 +28,14 @@ SEED = int(os.environ.get("DIFF_SEED", "20240601"))
 BATCHES = int(os.environ.get("DIFF_BATCHES", "4"))
 SEQS = int(os.environ.get("DIFF_SEQS", "300"))
 INSNS = int(os.environ.get("DIFF_INSNS", "250"))
-VARIANTS = ["kphys", "kmmu", "user"]
+VARIANTS = list(rundiff.VARIANTS)
 
 
 @pytest.fixture(scope="module")
 def tsar_emu():
     path = ds.build_emulator()
     rundiff.TSAR_EMU = str(path)
+    rundiff.TSAR_LIB = str(ds.BUILD / "emulator" / "libtsaremu.a")
     return path
 
 
