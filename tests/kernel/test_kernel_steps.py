@@ -111,3 +111,11 @@ def test_prepare_and_core_files_compile_warning_free(tree):
     arch_warnings = [line for line in res.stdout.splitlines()
                      if f"arch/{tree.arch}/" in line and "warning" in line]
     assert not arch_warnings, "\n".join(arch_warnings)
+
+
+def test_arch_code_compiles_warning_free_with_W1(tree):
+    tree.make("prepare")
+    res = tree.make(f"arch/{tree.arch}/", extra=["W=1"])
+    warnings = [line for line in res.stdout.splitlines()
+                if "warning:" in line or "error:" in line]
+    assert not warnings, "\n".join(warnings)

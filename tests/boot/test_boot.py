@@ -1,0 +1,113 @@
+"""Boot TSAR Linux in the emulator, for the TSAR spec and the 2G/2G spec,
+and check what the guest prints and how it ends."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from kbuild import ROOT, SPECS, load_spec, run
+
+pytestmark = pytest.mark.kernel
+
+EMU = ROOT / "build" / "bin" / "tsar-emu"
+BOOT_TIMEOUT = 120          # seconds of wall clock the emulator may take
+CHECKS = ["fork-wait", "pipe", "mmap-anon", "tmpfs-file", "signal-handler",
+          "user-fault"]
+
+
+class Kernel:
+    """vmlinux (with the initramfs) and the DTB built for one spec."""
+
+    def __init__(self, key):
+        self.spec = load_spec(SPECS[key])
+        rel = os.path.relpath(SPECS[key], ROOT)
+        run(["make", "--no-print-directory", "kernel", "emulator", f"SPEC={rel}"],
+            timeout=3600)
+        out = ROOT / "build" / (self.spec["arch"]["name"] if key == "tsar" else key)
+        self.vmlinux = out / "vmlinux"
+        self.dtb = out / f"{self.spec['platform']['name']}.dtb"
+
+    def boot(self, *extra, timeout=BOOT_TIMEOUT):
+        cmd = [str(EMU), "-dtb", str(self.dtb), "-timeout", str(timeout),
+               *extra, str(self.vmlinux)]
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, errors="replace", timeout=timeout + 30)
+        return proc.returncode, proc.stdout.replace("\r\n", "\n"), proc.stderr
+
+
+@pytest.fixture(scope="module", params=list(SPECS))
+def kernel(request):
+    return Kernel(request.param)
+
+
+@pytest.fixture(scope="module")
+def boot(kernel):
+    return kernel.boot()
+
+
+def test_vmlinux_has_no_undefined_symbols(kernel):
+    undefined = run(["mipsel-linux-gnu-nm", "-u", str(kernel.vmlinux)]).stdout
+    assert undefined.strip() == ""
+
+
+def test_boots_to_init_and_powers_off_cleanly(boot):
+    rc, out, err = boot
+    assert "Run /init as init process" in out, out[-3000:]
+    assert "Kernel panic" not in out and "Oops" not in out, out[-3000:]
+    assert "reboot: Power down" in out
+    assert rc == 0, err
+
+
+def test_init_banner_reports_uname_and_ram(kernel, boot):
+    _, out, _ = boot
+    m = re.search(r"portkit-init: Linux (\S+) (\S+), (\d+) KiB RAM", out)
+    assert m, out[-3000:]
+    assert m.group(1).startswith("6.1.")
+    assert m.group(2) == kernel.spec["arch"]["uts_machine"]
+    ram = sum(_size(b["size"]) for b in kernel.spec["platform"]["memory"]) // 1024
+    # The kernel image and early allocations are not counted in totalram.
+    assert 0.9 * ram < int(m.group(3)) <= ram
+
+
+def test_every_smoke_check_passes(boot):
+    _, out, _ = boot
+    for name in CHECKS:
+        assert f"check {name}: ok" in out, out[-3000:]
+    assert f"portkit-init: {len(CHECKS)} passed, 0 failed" in out
+
+
+def test_earlycon_uses_the_spec_tty(kernel, boot):
+    _, out, _ = boot
+    tty = next(d for d in kernel.spec["platform"]["devices"] if d.get("stdout"))
+    assert re.search(rf"earlycon: vci_tty0 at MMIO 0x0*{int(tty['base']):x} ", out), out[:2000]
+
+
+def test_memory_and_devices_come_from_the_device_tree(kernel, boot):
+    _, out, _ = boot
+    bank = kernel.spec["platform"]["memory"][0]
+    assert f"node   0: [mem 0x{int(bank['base']):016x}-" in out
+    xicu = next(d for d in kernel.spec["platform"]["devices"]
+                if d.get("interrupt_controller"))
+    assert f"xicu@{int(xicu['base']):x}: " in out
+
+
+def test_bootargs_from_the_loader_reach_the_kernel(kernel):
+    rc, out, _ = kernel.boot("-append", "console=ttyVTTY0 portkit.marker=7q3")
+    assert "Kernel command line: console=ttyVTTY0 portkit.marker=7q3" in out
+    assert rc == 0
+
+
+def test_panic_ends_the_emulator_with_a_failure_status(kernel):
+    # No init to run: the kernel panics, and must not hang.
+    rc, out, err = kernel.boot("-append", "console=ttyVTTY0 rdinit=/missing init=/missing",
+                               timeout=60)
+    assert "Kernel panic" in out, out[-2000:]
+    assert rc == 127, err
+
+
+def _size(v):
+    if isinstance(v, int):
+        return v
+    m = re.fullmatch(r"(\d+)([KMG])", str(v))
+    return int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
