@@ -149,6 +149,9 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
         "a3_flag": sc["error_convention"] == "a3_flag",
         "negative_v0": sc["error_convention"] == "negative_v0",
     }
+    # RDHWR register numbers user mode may read (HWREna bits).
+    rdhwr = {"cpunum": 0, "synci_step": 1, "cc": 2, "ccres": 3, "ulr": 29}
+    d["hwrena_mask"] = sum(1 << rdhwr[name] for name in abi["tls"]["hwrena"])
     d["dtb_regnum"] = O32_REGISTERS[spec["boot"]["dtb_register"]]
     d["elf_flag_values"] = {f: ELF_FLAG_VALUES[f] for f in abi["elf"]["flags_reject"]}
     d["elf_flags_reject_mask"] = sum(d["elf_flag_values"].values())

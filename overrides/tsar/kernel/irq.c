@@ -7,7 +7,7 @@
 #include <linux/init.h>
 #include <linux/irqchip.h>
 
-#include <asm/cp0.h>
+#include <asm/setup.h>
 
 void __init init_IRQ(void)
 {

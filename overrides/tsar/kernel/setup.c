@@ -39,12 +39,12 @@ static void __init *boot_dtb(void)
 }
 
 /*
- * Per-CPU control state: user code may read the CPU number, cycle
- * counter and thread pointer with rdhwr; nothing else of CP0.
+ * Per-CPU control state: user code may read the RDHWR registers the
+ * spec lists (the thread pointer among them); nothing else of CP0.
  */
 static void __init tsar_cpu_init(void)
 {
-	write_c0_hwrena(BIT(0) | BIT(2) | BIT(3) | BIT(29));
+	write_c0_hwrena(HWRENA_USER);
 	write_c0_userlocal(0);
 	/* Unmask all interrupt lines; the XICU masks individual sources. */
 	write_c0_status((read_c0_status() & ~ST_IM) | ST_IM);

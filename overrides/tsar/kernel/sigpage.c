@@ -6,6 +6,7 @@
  */
 
 #include <linux/binfmts.h>
+#include <linux/elf.h>
 #include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>

@@ -15,6 +15,7 @@
 #include <linux/sched_clock.h>
 
 #include <asm/cp0.h>
+#include <asm/setup.h>
 
 static u64 count_read(struct clocksource *cs)
 {

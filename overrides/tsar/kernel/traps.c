@@ -6,6 +6,7 @@
  * kernel are fixed up through __ex_table or end in die().
  */
 
+#include <linux/cpu.h>
 #include <linux/extable.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>

@@ -6,6 +6,7 @@
 
 #include <linux/cpu.h>
 #include <linux/elf.h>
+#include <linux/elfcore.h>
 #include <linux/kernel.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>

@@ -8,6 +8,10 @@
 
 extern unsigned long boot_dtb_phys;
 
+/* Called from start_kernel(), which declares them privately. */
+void init_IRQ(void);
+void time_init(void);
+
 void paging_init(void);
 
 #endif /* !__ASSEMBLY__ */

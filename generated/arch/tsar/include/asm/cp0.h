@@ -72,6 +72,9 @@
 #define EXC_TR          13
 #define EXC_FPE         15
 
+/* HWREna: the RDHWR registers user mode may read (cpunum, cc, ccres, ulr). */
+#define HWRENA_USER		0x2000000d
+
 /* Offset of the general exception vector from EBase. */
 #define EXC_VECTOR_OFFSET	0x00000180
 
