@@ -24,7 +24,16 @@ def sext16(x):
 
 
 class Trap(Exception):
-    """The instruction would raise an exception (the generator must avoid it)."""
+    """The instruction would raise an exception.  kind: "ov" (Ov), "tr" (Tr or
+    Bp), "ade" (AdEL/AdES); anything else is a generator error."""
+
+    def __init__(self, msg, kind="internal"):
+        Exception.__init__(self, msg)
+        self.kind = kind
+
+
+# exception classes as logged in the state records (MIPS ExcCode numbers)
+EXC_CLASS = {"ov": 12, "tr": 13, "ade": 4}
 
 
 class Unpredictable(Exception):
@@ -59,11 +68,11 @@ class State:
 
     # memory -------------------------------------------------------------
     def _off(self, addr, size):
+        if addr % size:
+            raise Trap("unaligned access 0x%08x/%d" % (addr, size), "ade")
         off = (addr & M32) - self.mem_base
         if off < 0 or off + size > len(self.mem):
             raise Trap("access outside the data region: 0x%08x" % addr)
-        if addr % size:
-            raise Trap("unaligned access 0x%08x/%d" % (addr, size))
         return off
 
     def load(self, addr, size):
@@ -97,21 +106,21 @@ class State:
 def _add(s, rd, rs, rt):
     v = s32(s.r[rs]) + s32(s.r[rt])
     if not -0x80000000 <= v <= 0x7FFFFFFF:
-        raise Trap("add overflow")
+        raise Trap("add overflow", "ov")
     s.setr(rd, v)
 
 
 def _sub(s, rd, rs, rt):
     v = s32(s.r[rs]) - s32(s.r[rt])
     if not -0x80000000 <= v <= 0x7FFFFFFF:
-        raise Trap("sub overflow")
+        raise Trap("sub overflow", "ov")
     s.setr(rd, v)
 
 
 def _addi(s, rt, rs, imm):
     v = s32(s.r[rs]) + sext16(imm)
     if not -0x80000000 <= v <= 0x7FFFFFFF:
-        raise Trap("addi overflow")
+        raise Trap("addi overflow", "ov")
     s.setr(rt, v)
 
 
@@ -248,7 +257,7 @@ def _sc(s, rt, addr):
 
 def _trap(cond):
     if cond:
-        raise Trap("conditional trap taken")
+        raise Trap("conditional trap taken", "tr")
 
 
 def _sext8(x):
@@ -340,6 +349,7 @@ OPS = {
     "tgeu": ("trap", lambda s, a, b: _trap(s.r[a] >= s.r[b])),
     "tlt": ("trap", lambda s, a, b: _trap(s32(s.r[a]) < s32(s.r[b]))),
     "tltu": ("trap", lambda s, a, b: _trap(s.r[a] < s.r[b])),
+    "break": ("nop", lambda s: _trap(True)),
     "nop": ("nop", lambda s: None),
     "sync": ("nop", lambda s: None),
     "ehb": ("nop", lambda s: None),
@@ -421,10 +431,13 @@ def fmt(ins, label_of=None):
     raise AssertionError(ins)
 
 
-def run(body, state, base_addr, max_steps=1000000):
+def run(body, state, base_addr, max_steps=1000000, exc_log=None):
     """Interpret a whole body starting at index 0 until it falls off the end.
 
     body[i] lives at address base_addr + 4*i; jr/jalr targets are addresses.
+    exc_log: None = any exception is an error; a list = exceptions of the
+    classes in EXC_CLASS outside delay slots are appended as (ExcCode, EPC)
+    and the instruction is skipped (the test handlers return to EPC + 4).
     Returns the number of executed instructions (nullified slots excluded).
     """
     s = state
@@ -441,7 +454,15 @@ def run(body, state, base_addr, max_steps=1000000):
         ins = body[pc]
         mn = ins[0]
         if mn not in BRANCH:
-            execute(s, ins)
+            if exc_log is None:
+                execute(s, ins)
+            else:
+                try:
+                    execute(s, ins)
+                except Trap as e:
+                    if e.kind not in EXC_CLASS:
+                        raise
+                    exc_log.append((EXC_CLASS[e.kind], base_addr + 4 * pc))
             pc += 1
             continue
         k = BRANCH[mn]

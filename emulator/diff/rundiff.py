@@ -77,6 +77,7 @@ def build_elf(asm_path, platform, out):
         crt, defs = "crt_qemu.S", []
     else:
         crt, defs = "crt_tsar.S", CRT[platform]
+    defs = defs + ["-DEXC_OFF=%d" % gen.EXC_OFF, "-DEXC_MAX=%d" % gen.EXC_MAX]
     cmd = [CC] + CFLAGS + defs + ["-o", out, os.path.join(HARNESS, crt), asm_path]
     r = sh(cmd)
     if r.returncode:
@@ -162,11 +163,24 @@ def run_tsar(elf, runner=None):
     return words, dt
 
 
-def split(words, seqs):
+# exception log entries hold a signal number (QEMU) or an ExcCode (tsar-emu);
+# both are mapped to one class: 12 overflow, 13 trap/break, 4 address error
+QEMU_CLASS = {8: 12, 5: 13, 10: 4}
+TSAR_CLASS = {12: 12, 13: 13, 9: 13, 4: 4, 5: 4}
+
+
+def split(words, seqs, classes=None):
     n = gen.REC_WORDS
     if len(words) != n * len(seqs):
         raise DiffError("dump has %d words, expected %d" % (len(words), n * len(seqs)))
-    return [words[i * n:(i + 1) * n] for i in range(len(seqs))]
+    recs = [words[i * n:(i + 1) * n] for i in range(len(seqs))]
+    if classes:
+        base = gen.EXC_OFF // 4
+        for r in recs:
+            for k in range(min(r[base], gen.EXC_MAX)):
+                r[base + 1 + 2 * k] = classes.get(r[base + 1 + 2 * k],
+                                                  0x100 | r[base + 1 + 2 * k])
+    return recs
 
 
 def first_diff(a, b):
@@ -231,7 +245,7 @@ def run_batch(seqs, tag, seed, variants, use_tsar=True):
     stats = {"insns": sum(len(s.body) for s in seqs), "seqs": len(seqs)}
     elf = build_elf(asm, "qemu", os.path.join(BUILD, tag + "-qemu.elf"))
     check_symbols(elf, seqs)
-    results = {"qemu": split(run_qemu(elf), seqs)}
+    results = {"qemu": split(run_qemu(elf), seqs, QEMU_CLASS)}
     reports = []
     if use_tsar:
         elves = {}
@@ -251,7 +265,7 @@ def run_batch(seqs, tag, seed, variants, use_tsar=True):
                 reports.append(exception_report(seqs, e, tag, seed, v))
                 continue
             stats["tsar_" + v + "_s"] = dt
-            results[v] = split(words, seqs)
+            results[v] = split(words, seqs, TSAR_CLASS)
     return reports + compare(seqs, results, tag, seed), stats
 
 
@@ -277,17 +291,18 @@ def exception_report(seqs, e, tag, seed, variant):
     return "seed %s %s: %s outside the sequences\n  %s" % (seed, tag, what, e)
 
 
-def gen_batch(seed, nseq, ninsn):
-    seqs = gen.random_batch(seed, nseq, ninsn)
+def gen_batch(seed, nseq, ninsn, exc=0.0):
+    seqs = gen.random_batch(seed, nseq, ninsn, exc=exc)
     gen.check_online(seqs)
     return seqs
 
 
-def run_random(seed, batches, nseq, ninsn, variants, use_tsar=True, jobs=2):
-    """Generate `batches` batches (seeds seed..seed+batches-1) and run them."""
+def run_random(seed, batches, nseq, ninsn, variants, use_tsar=True, jobs=2, exc=0.0):
+    """Generate `batches` batches (seeds seed..seed+batches-1) and run them;
+    exc > 0 mixes in deliberately trapping instructions (see gen.Gen.trapping)."""
     reports, stats = [], []
     with cf.ProcessPoolExecutor(jobs) as ex:
-        futs = [ex.submit(_random_job, seed + b, nseq, ninsn, variants, use_tsar)
+        futs = [ex.submit(_random_job, seed + b, nseq, ninsn, variants, use_tsar, exc)
                 for b in range(batches)]
         for f in futs:
             r, st = f.result()
@@ -296,9 +311,10 @@ def run_random(seed, batches, nseq, ninsn, variants, use_tsar=True, jobs=2):
     return reports, stats
 
 
-def _random_job(seed, nseq, ninsn, variants, use_tsar):
-    seqs = gen_batch(seed, nseq, ninsn)
-    return run_batch(seqs, "rand-s%d" % seed, seed, variants, use_tsar)
+def _random_job(seed, nseq, ninsn, variants, use_tsar, exc=0.0):
+    seqs = gen_batch(seed, nseq, ninsn, exc)
+    tag = ("exc-s%d" if exc else "rand-s%d") % seed
+    return run_batch(seqs, tag, seed, variants, use_tsar)
 
 
 def run_directed(variants, use_tsar=True):
@@ -342,6 +358,8 @@ def main():
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--no-tsar", action="store_true")
     ap.add_argument("--directed", action="store_true", help="run the directed set only")
+    ap.add_argument("--exc", type=float, default=0.0,
+                    help="probability of deliberately trapping instructions (e.g. 0.03)")
     ap.add_argument("--repro")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args()
@@ -357,7 +375,7 @@ def main():
         stats = [st]
     else:
         reports, stats = run_random(a.seed, a.batches, a.seqs, a.insns, variants,
-                                    use_tsar, a.jobs)
+                                    use_tsar, a.jobs, a.exc)
     n = sum(s["insns"] for s in stats)
     print("%d sequences, %d body instructions, %d mismatches, %.1f s"
           % (sum(s["seqs"] for s in stats), n, len(reports), time.time() - t0))

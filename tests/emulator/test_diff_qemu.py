@@ -9,6 +9,8 @@ a 64-byte data region must match exactly after every sequence.  A Python
 model of the ISA is a third opinion (it must agree with QEMU too).
 On failure the message names the seed, the sequence, the first differing
 register/word and a standalone reproducer .S under build/emulator/diff/.
+One test also mixes in deliberately trapping instructions: both platforms log
+each exception (class and EPC) in the state record and resume after it.
 """
 import os
 import time
@@ -84,4 +86,15 @@ def test_random_sequences(tsar_emu):
     print("random diff: seed %d, %d sequences, %d instructions x %d variants, %.1f s"
           % (SEED, sum(s["seqs"] for s in stats), n, len(VARIANTS), time.time() - t))
     assert n >= BATCHES * SEQS * INSNS
+    assert not reports, _fail(reports)
+
+
+def test_random_sequences_with_exceptions(tsar_emu):
+    """Random code with deliberately trapping instructions (add/sub/addi
+    overflow, taken conditional traps, break, unaligned loads/stores): both
+    platforms log (class, EPC) of every exception and resume at EPC + 4; the
+    logs must match exactly, as must all registers and memory."""
+    reports, stats = rundiff.run_random(SEED + 77, 2, 250, 250, VARIANTS, exc=0.03)
+    n = sum(s["insns"] for s in stats)
+    assert n >= 2 * 250 * 250
     assert not reports, _fail(reports)

@@ -4,7 +4,56 @@
 	.section .text.start,"ax",@progbits
 	.globl _start
 _start:
+	/* exceptions the generated code may raise on purpose (Ov, Tr/Bp, AdE)
+	   arrive as SIGFPE, SIGTRAP, SIGBUS: log them in the current state
+	   record (k0) and resume at EPC + 4, like the tsar-emu handler.  The
+	   handler runs on an alternate stack since sp is random. */
+	la	$4, altstack_desc
+	move	$5, $0
+	li	$2, 4206		/* sigaltstack */
+	syscall
+	bnez	$7, 9f
+	nop
+	li	$4, 8			/* SIGFPE */
+	jal	install
+	nop
+	li	$4, 5			/* SIGTRAP */
+	jal	install
+	nop
+	li	$4, 10			/* SIGBUS */
+	jal	install
+	nop
 	j	seq_start
+	nop
+
+install:
+	la	$5, sigact
+	move	$6, $0
+	li	$7, 16			/* sizeof(kernel sigset_t) */
+	li	$2, 4194		/* rt_sigaction */
+	syscall
+	bnez	$7, 9f
+	nop
+	jr	$31
+	nop
+
+/* handler(sig, siginfo *, ucontext *): o32 ucontext: uc_mcontext at 24,
+   sc_pc (u64) at +8, sc_regs[n] (u64) at +16 + 8n */
+handler:
+	lw	$8, 24 + 16 + 8 * 26($6)	/* k0 at the fault: state record */
+	lw	$9, 24 + 8($6)			/* pc */
+	addiu	$10, $9, 4
+	sw	$10, 24 + 8($6)
+	lw	$11, EXC_OFF($8)
+	sltiu	$12, $11, EXC_MAX
+	beqz	$12, 1f
+	addiu	$13, $11, 1
+	sll	$12, $11, 3
+	addu	$12, $12, $8
+	sw	$4, EXC_OFF + 4($12)		/* signal number (normalised later) */
+	sw	$9, EXC_OFF + 8($12)
+1:	sw	$13, EXC_OFF($8)
+	jr	$31
 	nop
 
 	.globl harness_done
@@ -29,3 +78,14 @@ harness_done:
 9:	li	$2, 4001		/* exit(2) */
 	li	$4, 2
 	syscall
+
+	.data
+	.align	2
+sigact:	.word	0x08000008		/* SA_ONSTACK | SA_SIGINFO */
+	.word	handler
+	.word	0, 0, 0, 0		/* sa_mask */
+altstack_desc:
+	.word	altstack, 65536, 0	/* ss_sp, ss_size, ss_flags */
+	.bss
+	.align	4
+altstack: .space 65536

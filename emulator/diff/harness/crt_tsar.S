@@ -23,6 +23,9 @@
 #ifndef TSAR_USER
 #define TSAR_USER 0
 #endif
+#ifndef EXC_OFF
+#error EXC_OFF and EXC_MAX come from gen.py (rundiff.py passes them)
+#endif
 
 #define TTY	0x14000000
 #define SIMHELPER 0x1F000000
@@ -55,6 +58,8 @@ _start:
 	nop
 	la	$8, pt1
 	/* 2 MiB big pages: PT1[VA >> 21] = flags | (PA >> 21) */
+	li	$9, PTE_V | PTE_C | PTE_W | PTE_G	/* page 0: handler scratch */
+	sw	$9, 0($8)
 	li	$9, PTE_V | PTE_C | PTE_W | PTE_G | (0x00200000 >> 21)
 	sw	$9, (0x00200000 >> 21) * 4($8)
 #if TSAR_USER
@@ -200,13 +205,54 @@ puthex:
 	.align	12
 exc_base:
 	.space	0x180
-	mfc0	$26, $13		/* Cause */
-	andi	$27, $26, 0x7C
+	/* Ov, Tr, Bp, AdEL, AdES outside delay slots: the generated code raises
+	   them on purpose; log (ExcCode, EPC) in the current state record (k0)
+	   and resume at EPC + 4.  $1-$3 are saved in low memory ($0-relative). */
+	sw	$1, 0x100($0)
+	sw	$2, 0x104($0)
+	sw	$3, 0x108($0)
+	mfc0	$1, $13			/* Cause */
+	andi	$2, $1, 0x7C
+	srl	$2, $2, 2		/* ExcCode */
 #if TSAR_USER
-	li	$1, 8 << 2		/* Sys: end of the user-mode run */
-	beq	$27, $1, dump
+	li	$3, 8			/* Sys: end of the user-mode run */
+	beq	$2, $3, dump
 	nop
 #endif
+	bltz	$1, unexpected		/* BD: not expected from generated code */
+	li	$3, 12
+	beq	$2, $3, log_exc
+	li	$3, 13
+	beq	$2, $3, log_exc
+	li	$3, 9
+	beq	$2, $3, log_exc
+	li	$3, 4
+	beq	$2, $3, log_exc
+	li	$3, 5
+	beq	$2, $3, log_exc
+	nop
+	b	unexpected
+	nop
+log_exc:
+	lw	$3, EXC_OFF($26)
+	sltiu	$1, $3, EXC_MAX
+	beqz	$1, 1f
+	sll	$1, $3, 3
+	addu	$1, $1, $26
+	sw	$2, EXC_OFF + 4($1)
+	mfc0	$2, $14
+	sw	$2, EXC_OFF + 8($1)
+1:	addiu	$3, $3, 1
+	sw	$3, EXC_OFF($26)
+	mfc0	$1, $14
+	addiu	$1, $1, 4
+	mtc0	$1, $14
+	lw	$1, 0x100($0)
+	lw	$2, 0x104($0)
+	lw	$3, 0x108($0)
+	eret
+	nop
+unexpected:
 	la	$4, s_exc
 	jal	puts
 	nop
