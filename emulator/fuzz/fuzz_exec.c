@@ -2,7 +2,7 @@
  * libFuzzer target: instruction decoder/executor.
  *
  * Input: byte 0 = options, the rest = little-endian instruction words placed
- * at VA 0x00400000 (up to 4 KiB).  Every input runs four times, for a bounded
+ * at VA 0x00400000 (up to 4 KiB), followed by a jump back to the start.  Every input runs four times, for a bounded
  * number of instructions each: kernel mode MMU off, kernel mode MMU on, user
  * mode MMU on, user mode MMU off.  Options bit 0: map the code and data with
  * 4 KiB pages (PT2) instead of 2 MiB big pages; bit 1: code page writable;
@@ -27,7 +27,7 @@
 #define PT2D_PA 0x00013000u /* data */
 #define BOOT_PA 0x00001000u
 #define VEC_PA 0x00002000u
-#define MAX_CODE 4096u
+#define MAX_CODE (4096u - 8u)
 #define BUDGET 3000u
 
 #define V 0x80000000u
@@ -81,6 +81,10 @@ static void setup_memory(const uint8_t *code, size_t n, unsigned opt)
         data[i] = (uint8_t)(i * 13 + 7);
     temu_write_phys(E, DATA_VA, data, sizeof data);
     temu_write_phys(E, CODE_VA, code, n);
+    /* then loop back: re-run the input with the state it left behind */
+    uint32_t end = CODE_VA + ((uint32_t)n & ~3u);
+    wr32(end, 0x08000000u | ((CODE_VA >> 2) & 0x03FFFFFFu)); /* j CODE_VA */
+    wr32(end + 4, NOP);
 
     /* exception handler: EPC += 4; eret */
     static const uint32_t vec[] = {MFC0(26, 14), ADDIU(26, 26, 4), MTC0(26, 14), NOP, ERET, NOP};
