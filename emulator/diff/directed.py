@@ -422,6 +422,41 @@ def smc():
     b("sh", 2, -16)                        # only the immediate half changes
     b("jalr", 31, 7)
     b("nop")
+    # code that rewrites its own next instruction while running it:
+    #   D0: sw $2,-28($27)   D1: addiu $3,$3,1   D2: jr $31   D3: nop
+    # the store replaces D1 with $2 before D1 executes
+    for k, new in enumerate([_addiu(3, 3, 100), _addiu(3, 3, -7), _addiu(8, 3, 0)]):
+        b.li(9, 0xAF62FFE4)                # sw $2,-28($27)
+        b("sw", 9, -32)
+        b.li(9, _addiu(3, 3, 1))
+        b("sw", 9, -28)
+        b.li(9, _jr(31))
+        b("sw", 9, -24)
+        b("sw", 0, -20)
+        b.li(2, new)
+        b("jalr", 31, 4)
+        b("nop")
+        b("xor", 10, 10, 3)
+        b("rotr", 10, 10, 5)
+    # a store in a delay slot rewriting the instruction at the jump target
+    #   D0: jr $31 / D1: sw $2,-20($27) (delay slot) ... D3 (-20) is
+    #   executed later through a second call
+    b.li(9, _jr(31))
+    b("sw", 9, -32)
+    b.li(9, 0xAF62FFEC)                    # sw $2,-20($27)
+    b("sw", 9, -28)
+    b.li(9, _addiu(11, 11, 1))
+    b("sw", 9, -24)                        # D2: addiu $11,$11,1
+    b("sw", 9, -20)                        # D3: addiu $11,$11,1 (to be patched)
+    b.li(9, _jr(31))
+    b("sw", 9, -16)
+    b("sw", 0, -12)
+    b.li(2, _addiu(11, 11, 50))
+    b("jalr", 31, 4)                       # runs D0 (jr) + D1 (store into D3)
+    b("nop")
+    b.da(12, -24)
+    b("jalr", 31, 12)                      # runs D2, D3 (patched), D4 jr, D5
+    b("nop")
     b("addiu", 31, 0, 0)                   # link values are identical anyway
     b.seq.no_model = True
     return [b.seq]

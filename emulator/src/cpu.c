@@ -41,7 +41,9 @@ int cpu_exec(machine *m, int64_t budget_in)
     uint32_t *const R = c->r;
     int64_t budget = budget_in;
     uint64_t cycles_end = c->cycles + (uint64_t)budget_in;
-    bool brp = c->br_pending;
+    /* brp: 0 = no branch pending, 1 = jump to brt after this delay slot,
+     * 2 = delay slot of a not-taken branch (continue sequentially) */
+    int brp = c->br_pending;
     uint32_t brt = c->br_target;
     dinsn *ip = NULL, *pbase = NULL;
     uint32_t pvbase = 0;
@@ -51,7 +53,7 @@ int cpu_exec(machine *m, int64_t budget_in)
 #define SYNC()                                                                \
     do {                                                                      \
         c->pc = CUR_PC();                                                     \
-        c->br_pending = brp;                                                  \
+        c->br_pending = brp != 0;                                             \
         c->br_target = brt;                                                   \
         c->cycles = cycles_end - (uint64_t)budget;                            \
     } while (0)
@@ -105,10 +107,11 @@ int cpu_exec(machine *m, int64_t budget_in)
     } while (0)
 #define DS_NEXT                                                               \
     do {                                                                      \
-        if (brp) {                                                            \
-            brp = false;                                                      \
+        if (brp == 1) {                                                       \
+            brp = 0;                                                          \
             JUMP(brt);                                                        \
         }                                                                     \
+        brp = 0;                                                              \
         NEXT;                                                                 \
     } while (0)
 
@@ -159,11 +162,15 @@ int cpu_exec(machine *m, int64_t budget_in)
     } while (0)
 
 #define BR_TARGET() (CUR_PC() + 4 + ip->imm)
+/* The delay slot always runs as a delay slot (an exception there reports
+ * EPC = branch, BD = 1, taken or not). */
 #define BRANCH(cond)                                                          \
     do {                                                                      \
         if (cond) {                                                           \
             brt = BR_TARGET();                                                \
-            brp = true;                                                       \
+            brp = 1;                                                          \
+        } else {                                                              \
+            brp = 2;                                                          \
         }                                                                     \
     } while (0)
 /* branch likely: the delay slot is nullified when not taken */
@@ -171,7 +178,7 @@ int cpu_exec(machine *m, int64_t budget_in)
     do {                                                                      \
         if (cond) {                                                           \
             brt = BR_TARGET();                                                \
-            brp = true;                                                       \
+            brp = 1;                                                          \
         } else {                                                              \
             ip++;                                                             \
         }                                                                     \
@@ -205,13 +212,13 @@ int cpu_exec(machine *m, int64_t budget_in)
     }
 #define B_jr                                                                  \
     brt = RS;                                                                 \
-    brp = true;
+    brp = 1;
 #define B_jalr                                                                \
     {                                                                         \
         uint32_t t = RS;                                                      \
         RD = CUR_PC() + 8;                                                    \
         brt = t;                                                              \
-        brp = true;                                                           \
+        brp = 1;                                                           \
     }
 #define B_movz                                                                \
     if (RT == 0)                                                              \
@@ -317,13 +324,13 @@ int cpu_exec(machine *m, int64_t budget_in)
     }
 #define B_j                                                                   \
     brt = ((CUR_PC() + 4) & 0xF0000000u) | ip->imm;                           \
-    brp = true;
+    brp = 1;
 #define B_jal                                                                 \
     {                                                                         \
         uint32_t pc = CUR_PC();                                               \
         R[31] = pc + 8;                                                       \
         brt = ((pc + 4) & 0xF0000000u) | ip->imm;                             \
-        brp = true;                                                           \
+        brp = 1;                                                           \
     }
 #define B_beq BRANCH(RS == RT);
 #define B_bne BRANCH(RS != RT);
@@ -362,14 +369,14 @@ int cpu_exec(machine *m, int64_t budget_in)
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
     cpu_eret(m);                                                              \
-    brp = false;                                                              \
+    brp = 0;                                                              \
     RETIRE_AND_LEAVE;
 #define B_wait                                                                \
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
     c->waiting = true;                                                        \
-    c->pc = brp ? brt : CUR_PC() + 4;                                         \
-    brp = false;                                                              \
+    c->pc = brp == 1 ? brt : CUR_PC() + 4;                                    \
+    brp = 0;                                                              \
     RETIRE_AND_LEAVE;
 #define B_di                                                                  \
     NEED_CU0;                                                                 \
@@ -575,10 +582,14 @@ lookup: {
     uint32_t pc = c->pc;
     itlb_ent *ie = &c->itlb[c->mode][(pc >> PAGE_SHIFT) & (ITLB_N - 1)];
     dpage *dp;
+    if (brp == 2) { /* delay slot of a not-taken branch on another page */
+        brp = 1;
+        brt = pc + 4;
+    }
     if (likely(ie->tag == (pc & (PAGE_MASK | 3)))) {
         dp = ie->dp;
     } else {
-        c->br_pending = brp;
+        c->br_pending = brp != 0;
         c->br_target = brt;
         c->cycles = cycles_end - (uint64_t)budget;
         dp = fetch_slow(m, pc);
@@ -597,7 +608,7 @@ lookup: {
 exc:
     /* An exception was raised: c->pc is the vector; the faulting instruction
      * counts as one cycle. */
-    brp = false;
+    brp = 0;
     if (--budget <= 0)
         goto out_pc;
     if (unlikely(c->exit_req)) {
@@ -610,7 +621,9 @@ out_ip:
     c->pc = CUR_PC();
 out_pc:
     c->cycles = cycles_end - (uint64_t)budget;
-    c->br_pending = brp;
+    if (brp == 2) /* leaving right after a not-taken branch */
+        brt = c->pc + 4;
+    c->br_pending = brp != 0;
     c->br_target = brt;
     c->cur_dp = NULL;
     return 0;

@@ -57,6 +57,8 @@ _start:
     /* general exception vector: EBase + 0x180 */
     .org 0x180
 exc_vector:
+    /* tests may leave DATA_PADDR_EXT != 0 (MMU off): the handler needs RAM */
+    mtc2    $zero, $24
     la      $k0, exc_frame
     sw      $1, 4($k0)
     sw      $2, 8($k0)
