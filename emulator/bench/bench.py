@@ -10,8 +10,11 @@ verified (against Python for memcpy/crc32, across platforms for alu19), and
 tsar-emu's own instruction counter (-v) is checked against the analytic
 count when it prints one.  Prints figures only; there are no thresholds.
 
+tsar-emu runs twice: code and data in 2 MiB PTE1 big pages (the main figure,
+used for the ratios) and through PT2s of 4 KiB pages (tsar-emu-4K).
+
 Environment: BENCH_TIME (s), TSAR_EMU (path), BENCH_PLATFORMS (comma list of
-tsar,qsys,quser), BENCH_KERNELS (comma list of alu19,memcpy,crc32).
+tsar,tsar4k,qsys,quser), BENCH_KERNELS (comma list of alu19,memcpy,crc32).
 """
 
 import os
@@ -57,11 +60,14 @@ class Platform:
     plat = ""
     ld = ""
 
+    defs = []
+    tag = ""
+
     def build(self, kernel, iters):
         os.makedirs(BUILD, exist_ok=True)
-        out = os.path.join(BUILD, "%s-k%d-n%d.elf" % (self.plat, kernel, iters))
+        out = os.path.join(BUILD, "%s%s-k%d-n%d.elf" % (self.plat, self.tag, kernel, iters))
         if not os.path.exists(out):
-            cmd = [CC] + CFLAGS + ["-DKERNEL=%d" % kernel, "-DITERS=%d" % iters,
+            cmd = [CC] + CFLAGS + self.defs + ["-DKERNEL=%d" % kernel, "-DITERS=%d" % iters,
                                    "-Wl,-T," + os.path.join(HERE, self.ld),
                                    os.path.join(HERE, "plat_%s.S" % self.plat),
                                    os.path.join(HERE, "common.S"),
@@ -103,6 +109,10 @@ class Tsar(Platform):
             re.search(r"instructions\D{0,10}(\d+)", out, re.I) or \
             re.search(r"insns\D{0,10}(\d+)", out, re.I)
         return int(m.group(1)) if m else None
+
+
+class Tsar4K(Tsar):
+    name, defs, tag = "tsar-emu-4K", ["-DPAGES4K=1"], "4k"
 
 
 class QemuSystem(Platform):
@@ -153,15 +163,15 @@ def measure(p, kernel, per_iter, log):
 
 
 def main():
-    plats = {"tsar": Tsar(), "qsys": QemuSystem(), "quser": QemuUser()}
-    want = os.environ.get("BENCH_PLATFORMS", "tsar,qsys,quser").split(",")
+    plats = {"tsar": Tsar(), "tsar4k": Tsar4K(), "qsys": QemuSystem(), "quser": QemuUser()}
+    want = os.environ.get("BENCH_PLATFORMS", "tsar,tsar4k,qsys,quser").split(",")
     if "tsar" in want and not os.path.exists(TSAR_EMU):
         print("bench: %s not found; build the emulator first" % TSAR_EMU, file=sys.stderr)
         sys.exit(2)
     kern = os.environ.get("BENCH_KERNELS", ",".join(k[0] for k in KERNELS)).split(",")
     plats = [plats[w] for w in want if w in plats]
     log = lambda s: print(s, flush=True)
-    log("tsar-emu benchmark: guest MIPS, MMU on (2 MiB pages, kernel mode); "
+    log("tsar-emu benchmark: guest MIPS, kernel mode, MMU on (2 MiB pages; tsar-emu-4K: 4 KiB pages); "
         "target %.1f s per run" % TARGET)
     results = {}
     errors = 0
@@ -177,32 +187,27 @@ def main():
         for p in plats:
             results[(name, p.name)] = r = measure(p, k, per, log)
             errors += "error" in r
-    # table
+    # table: one row per workload and platform
     log("")
-    hdr = "%-8s" % "workload"
-    for p in plats:
-        hdr += " | %-14s %7s %8s" % (p.name + " insns", "s", "MIPS")
-    others = [p for p in plats if p.name != "tsar-emu"]
     has_tsar = any(p.name == "tsar-emu" for p in plats)
-    if has_tsar:
-        for o in others:
-            hdr += " | tsar/%s" % o.name.replace("qemu-", "q")
+    hdr = "%-8s  %-12s %14s %8s %9s  %s" % ("workload", "platform", "instructions",
+                                            "seconds", "MIPS",
+                                            "tsar-emu/this" if has_tsar else "")
     log(hdr)
     log("-" * len(hdr))
     for name, k, per in KERNELS:
         if name not in kern:
             continue
-        line = "%-8s" % name
         for p in plats:
             r = results[(name, p.name)]
-            line += " | %-14d %7.3f %8.1f" % (r["insns"], r["secs"], r["mips"])
-        if has_tsar:
-            t = results[(name, "tsar-emu")]["mips"]
-            for o in others:
-                line += " | %9.2f" % (t / results[(name, o.name)]["mips"])
-        log(line)
+            ratio = ""
+            if has_tsar and p.name != "tsar-emu":
+                ratio = "%.2f" % (results[(name, "tsar-emu")]["mips"] / r["mips"])
+            log("%-8s  %-12s %14d %8.3f %9.1f  %s" % (name, p.name, r["insns"], r["secs"],
+                                                     r["mips"], ratio))
     if has_tsar:
-        cc = [r.get("count_check") for (n, pn), r in results.items() if pn == "tsar-emu"]
+        cc = [r.get("count_check") for (n, pn), r in results.items()
+              if pn.startswith("tsar-emu")]
         if all(c is True for c in cc):
             log("tsar-emu instruction counter agrees exactly with the analytic counts.")
         elif all(c is None for c in cc):
