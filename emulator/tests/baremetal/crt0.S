@@ -57,9 +57,15 @@ _start:
     /* general exception vector: EBase + 0x180 */
     .org 0x180
 exc_vector:
-    /* tests may leave DATA_PADDR_EXT != 0 (MMU off): the handler needs RAM */
+    /* The C handler runs with the MMU off (the test image is identity
+     * mapped) and DATA_PADDR_EXT = 0, so tests can break the page tables or
+     * PADDR_EXT on purpose; MODE is restored by the eret path. */
     mtc2    $zero, $24
+    mfc2    $k1, $1
+    ori     $k0, $zero, 3
+    mtc2    $k0, $1
     la      $k0, exc_frame
+    sw      $k1, 136($k0)
     sw      $1, 4($k0)
     sw      $2, 8($k0)
     sw      $3, 12($k0)
@@ -130,6 +136,9 @@ exc_vector:
     lw      $29, 116($k0)
     lw      $30, 120($k0)
     lw      $31, 124($k0)
+    lw      $k1, 136($k0)
+    mtc2    $k1, $1
+    nop
     eret
     nop
 

@@ -55,11 +55,24 @@ void fail(int n, const char *what, uint32_t got, uint32_t exp)
     sim_exit((uint32_t)n);
 }
 
+/* user-mode helper (run_user_asm in crt0.S): the user function ends with
+ * `syscall`; the dispatcher then resumes at user_return in kernel mode. */
+extern char user_return[];
+extern void run_user_asm(void (*fn)(void), uint32_t status);
+static volatile int user_active;
+
+void run_user(void (*fn)(void), uint32_t extra_status)
+{
+    user_active = 1;
+    run_user_asm(fn, ST_UM | ST_EXL | extra_status);
+}
+
 /* Called from the vector in crt0 with the saved registers. */
 void exc_dispatch(exc_frame *f)
 {
     uint32_t cause = MFC0(13, 0);
     uint32_t code = EXCCODE(cause);
+    uint32_t status = MFC0(12, 0);
     if (code == EXC_INT) {
         if (irq_hook)
             irq_hook(f, cause);
@@ -67,10 +80,18 @@ void exc_dispatch(exc_frame *f)
             fail(199, "unexpected interrupt, cause", cause, 0);
         return;
     }
+    if (user_active && code == EXC_SYS && (status & ST_UM)) {
+        /* end of run_user: back to kernel mode (EXL stays set, so eret
+         * returns to user_return with UM clear) */
+        user_active = 0;
+        MTC0(12, 0, status & ~ST_UM);
+        MTC0(14, 0, (uint32_t)(uintptr_t)user_return);
+        return;
+    }
     exc_cause = cause;
     exc_epc = MFC0(14, 0);
     exc_badvaddr = MFC0(8, 0);
-    exc_status = MFC0(12, 0);
+    exc_status = status;
     exc_count++;
     if (exc_count > 1000)
         fail(250, "exception loop, cause", cause, exc_epc);
@@ -87,49 +108,17 @@ void exc_dispatch(exc_frame *f)
         fail(200 + (int)code, "unexpected exception, cause", cause, 0);
     }
     exc_expect--;
-    if (exc_resume) {
-        MTC0(14, 0, exc_resume);
-        exc_resume = 0;
-    } else {
-        /* skip the faulting instruction (and its branch if in a delay slot) */
-        MTC0(14, 0, exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
-    }
+    exc_default_resume(cause);
 }
 
-/* user-mode helper (run_user in crt0.S): the user function ends with
- * `syscall`; this hook then resumes at user_return in kernel mode. */
-extern char user_return[];
-volatile int user_active;
-
-static void user_exc_hook(exc_frame *f, uint32_t cause)
+/* Resume after an expected exception: at exc_resume if set, else after the
+ * faulting instruction (and its branch if it was in a delay slot). */
+void exc_default_resume(uint32_t cause)
 {
-    (void)f;
-    if (user_active && EXCCODE(cause) == EXC_SYS && (exc_status & ST_UM)) {
-        user_active = 0;
-        exc_count--; /* the return syscall is not a test event */
-        MTC0(12, 0, MFC0(12, 0) & ~ST_UM); /* EXL stays: eret -> kernel mode */
-        MTC0(14, 0, (uint32_t)(uintptr_t)user_return);
-        return;
-    }
-    /* other exceptions in user mode: record & skip, as the default does */
-    if (!exc_expect)
-        fail(200 + (int)EXCCODE(cause), "unexpected user exception, epc", exc_epc, 0);
-    exc_expect--;
     if (exc_resume) {
         MTC0(14, 0, exc_resume);
         exc_resume = 0;
     } else {
         MTC0(14, 0, exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
     }
-}
-
-extern void run_user_asm(void (*fn)(void), uint32_t status);
-
-void run_user(void (*fn)(void), uint32_t extra_status)
-{
-    void (*saved)(exc_frame *, uint32_t) = exc_hook;
-    user_active = 1;
-    exc_hook = user_exc_hook;
-    run_user_asm(fn, ST_UM | ST_EXL | extra_status);
-    exc_hook = saved;
 }

@@ -62,6 +62,7 @@ extern volatile uint32_t exc_resume;      /* if set: EPC := this (then cleared) 
 extern void (*volatile irq_hook)(exc_frame *f, uint32_t cause);
 extern void (*volatile exc_hook)(exc_frame *f, uint32_t cause);
 
+void exc_default_resume(uint32_t cause);
 void putch(int c);
 void puts_(const char *s);
 void puthex(uint32_t v);
