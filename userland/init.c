@@ -7,6 +7,9 @@
  * when every check passed, otherwise reboot(RESTART2, "<failures>") so
  * the emulator exits with the number of failed checks.
  *
+ * Command-line switch (passed to init in its environment):
+ *   portkit_echo=1   read one line from the console and print it back
+ *
  * Output lines the host tests read:
  *   portkit-init: <sysname> <release> <machine>, <N> KiB RAM
  *   check <name>: ok | FAIL (<why>)
@@ -123,19 +126,133 @@ static int check_signal_handler(void)
 	return got_signal == SIGUSR1;
 }
 
-/* A child that dereferences NULL must die of SIGSEGV, not the kernel. */
-static int check_user_fault(void)
+/*
+ * Faults in user mode must become signals for the faulting process while
+ * the kernel carries on: each case runs in a child that should die of the
+ * expected signal.
+ */
+static void fault_null_store(void)
+{
+	*(volatile int *)0 = 1;
+}
+
+static void fault_kernel_read(void)
+{
+	/* The first kernel page: mapped, but not for user mode. */
+	(void)*(volatile int *)0xc0001000;
+}
+
+static void fault_misaligned_load(void)
+{
+	static unsigned int words[2];
+	unsigned int v;
+
+	/* A plain lw: C would let the compiler use lwl/lwr instead. */
+	__asm__ volatile("lw %0, 1(%1)" : "=r"(v) : "r"(words));
+	(void)v;
+}
+
+static void fault_break(void)
+{
+	__asm__ volatile("break");
+}
+
+static void fault_overflow(void)
+{
+	int big = 0x7fffffff, one = 1, sum;
+
+	__asm__ volatile("add %0, %1, %2" : "=r"(sum) : "r"(big), "r"(one));
+	(void)sum;
+}
+
+static void fault_coprocessor(void)
+{
+	/* No FPU: a CP1 instruction is a coprocessor-unusable exception. */
+	__asm__ volatile(".set push\n.set hardfloat\nmfc1 $2, $f0\n.set pop" : : : "$2");
+}
+
+static const struct {
+	const char *name;
+	void (*fault)(void);
+	int signal;
+} user_faults[] = {
+	{ "sigsegv-null", fault_null_store, SIGSEGV },
+	{ "sigsegv-kernel-address", fault_kernel_read, SIGSEGV },
+	{ "sigbus-misaligned", fault_misaligned_load, SIGBUS },
+	{ "sigtrap-break", fault_break, SIGTRAP },
+	{ "sigfpe-overflow", fault_overflow, SIGFPE },
+	{ "sigill-coprocessor", fault_coprocessor, SIGILL },
+};
+
+static int dies_of(void (*fault)(void), int signal)
 {
 	int status = 0;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		*(volatile int *)0 = 1;
+		fault();
 		exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return 0;
-	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+	return WIFSIGNALED(status) && WTERMSIG(status) == signal;
+}
+
+/* A bad user pointer handed to the kernel is an error, not a crash. */
+static int check_efault(void)
+{
+	char buf[8];
+	int fds[2], ok;
+
+	if (pipe(fds) < 0)
+		return 0;
+	ok = write(fds[1], (void *)16, 4) == -1 && errno == EFAULT;
+	ok = ok && write(fds[1], "abcd", 4) == 4;
+	ok = ok && read(fds[0], (void *)0xc0000000, 4) == -1 && errno == EFAULT;
+	/* The failed read consumed nothing the kernel could not copy out. */
+	ok = ok && read(fds[0], buf, sizeof(buf)) >= 0;
+	close(fds[0]);
+	close(fds[1]);
+	return ok;
+}
+
+/* execve: run this program again in "child" mode, which exits with 7. */
+static int check_exec(void)
+{
+	char *const argv[] = { "/init", "--exec-child", NULL };
+	char *const envp[] = { NULL };
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve("/init", argv, envp);
+		exit(99);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 7;
+}
+
+/* With portkit_echo=1 on the command line, echo one console line back. */
+static void echo_console_line(char **envp)
+{
+	char line[128];
+	int n;
+
+	for (; *envp; envp++)
+		if (!strcmp(*envp, "portkit_echo=1"))
+			break;
+	if (!*envp)
+		return;
+	printf("portkit-init: type a line\n");
+	n = read(0, line, sizeof(line) - 1);
+	if (n < 0)
+		n = 0;
+	line[n] = 0;
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = 0;
+	printf("portkit-init: echo [%s]\n", line);
+	check("console-read", n > 0, "read from the console");
 }
 
 static void power_off(void)
@@ -156,6 +273,10 @@ int main(int argc, char **argv, char **envp)
 {
 	struct new_utsname uts;
 	struct sysinfo si;
+	unsigned int i;
+
+	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
+		return getpid() != 1 ? 7 : 1;
 
 	mkdir("/proc", 0755);
 	mkdir("/tmp", 01777);
@@ -176,7 +297,13 @@ int main(int argc, char **argv, char **envp)
 	check("mmap-anon", check_mmap(), "anonymous memory");
 	check("tmpfs-file", check_tmpfs_file(), "file round trip");
 	check("signal-handler", check_signal_handler(), "SIGUSR1 handler");
-	check("user-fault", check_user_fault(), "SIGSEGV on NULL store");
+	check("efault", check_efault(), "bad user pointer in a syscall");
+	check("exec", check_exec(), "execve of /init");
+	for (i = 0; i < sizeof(user_faults) / sizeof(user_faults[0]); i++)
+		check(user_faults[i].name,
+		      dies_of(user_faults[i].fault, user_faults[i].signal),
+		      "expected signal");
+	echo_console_line(envp);
 
 	printf("portkit-init: %d passed, %d failed\n", passed, failed);
 	power_off();

@@ -13,7 +13,9 @@ pytestmark = pytest.mark.kernel
 EMU = ROOT / "build" / "bin" / "tsar-emu"
 BOOT_TIMEOUT = 120          # seconds of wall clock the emulator may take
 CHECKS = ["fork-wait", "pipe", "mmap-anon", "tmpfs-file", "signal-handler",
-          "user-fault"]
+          "efault", "exec", "sigsegv-null", "sigsegv-kernel-address",
+          "sigbus-misaligned", "sigtrap-break", "sigfpe-overflow",
+          "sigill-coprocessor"]
 
 
 class Kernel:
@@ -28,11 +30,13 @@ class Kernel:
         self.vmlinux = out / "vmlinux"
         self.dtb = out / f"{self.spec['platform']['name']}.dtb"
 
-    def boot(self, *extra, timeout=BOOT_TIMEOUT):
+    def boot(self, *extra, timeout=BOOT_TIMEOUT, stdin=None):
         cmd = [str(EMU), "-dtb", str(self.dtb), "-timeout", str(timeout),
                *extra, str(self.vmlinux)]
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, errors="replace", timeout=timeout + 30)
+        proc = subprocess.run(cmd, input=stdin,
+                              stdin=None if stdin is not None else subprocess.DEVNULL,
+                              capture_output=True, text=True, errors="replace",
+                              timeout=timeout + 30)
         return proc.returncode, proc.stdout.replace("\r\n", "\n"), proc.stderr
 
 
@@ -95,6 +99,22 @@ def test_memory_and_devices_come_from_the_device_tree(kernel, boot):
 def test_bootargs_from_the_loader_reach_the_kernel(kernel):
     rc, out, _ = kernel.boot("-append", "console=ttyVTTY0 portkit.marker=7q3")
     assert "Kernel command line: console=ttyVTTY0 portkit.marker=7q3" in out
+    assert rc == 0
+
+
+def test_user_faults_become_signals_and_the_kernel_survives(boot):
+    _, out, _ = boot
+    for name in [c for c in CHECKS if c.startswith("sig")]:
+        assert f"check {name}: ok" in out
+    # Each faulting child was reported, none took the kernel down.
+    assert "Oops" not in out and "Kernel panic" not in out
+
+
+def test_console_input_reaches_the_guest(kernel):
+    rc, out, _ = kernel.boot("-append", "console=ttyVTTY0 portkit_echo=1",
+                             stdin="hello from the host\n")
+    assert "portkit-init: echo [hello from the host]" in out, out[-2000:]
+    assert "check console-read: ok" in out
     assert rc == 0
 
 
