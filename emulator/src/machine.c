@@ -586,3 +586,28 @@ const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa)
 }
 
 uint32_t temu_clock_hz(const temu *e) { return e->m.plat.clock_hz; }
+
+void temu_describe(const temu *e, char *buf, size_t len)
+{
+    static const char *const names[] = {"xicu", "tty", "blockdev", "simhelper"};
+    const platform *p = &e->m.plat;
+    size_t n = 0;
+#define ADD(...)                                                              \
+    do {                                                                      \
+        if (n < len)                                                          \
+            n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);             \
+    } while (0)
+    if (len)
+        buf[0] = 0;
+    for (int i = 0; i < p->nram; i++)
+        ADD("%sram@0x%llx+0x%llx", i ? " " : "", (unsigned long long)p->ram[i].base,
+            (unsigned long long)p->ram[i].size);
+    for (int i = 0; i < p->ndev; i++) {
+        ADD(" %s@0x%llx+0x%llx", names[p->dev[i].type], (unsigned long long)p->dev[i].base,
+            (unsigned long long)p->dev[i].size);
+        for (int j = 0; j < p->dev[i].nirq; j++)
+            ADD("%shwi%d", j ? "," : "/", p->dev[i].irq[j]);
+    }
+    ADD(" clock=%uHz cpus=%d", p->clock_hz, p->ncpus);
+#undef ADD
+}

@@ -178,9 +178,6 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         h->timed_out = true;
         return TEMU_POLL_STOP;
     }
-    if (h->deadline && (timeout_ns < 0 || now + (uint64_t)timeout_ns > h->deadline))
-        timeout_ns = (int64_t)(h->deadline - now);
-
     struct pollfd pf[2];
     int n = 0, in_idx = -1, gdb_idx = -1;
     bool want_in = h->in_on && !h->in_eof && temu_tty_input_room(e) > 0;
@@ -193,9 +190,10 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         gdb_idx = n;
         pf[n++] = (struct pollfd){gfd, POLLIN, 0};
     }
-    bool live = want_in || gfd >= 0;
     if (!n && timeout_ns < 0)
-        return 0; /* nothing can ever wake the guest */
+        return 0; /* nothing can ever wake the guest: it is hung */
+    if (h->deadline && (timeout_ns < 0 || now + (uint64_t)timeout_ns > h->deadline))
+        timeout_ns = (int64_t)(h->deadline - now);
     struct timespec ts, *tsp = NULL;
     if (timeout_ns >= 0) {
         ts.tv_sec = timeout_ns / 1000000000;
@@ -216,6 +214,8 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         h->timed_out = true;
         return TEMU_POLL_STOP;
     }
+    /* input can still arrive (checked after the read: EOF may just have come) */
+    bool live = (h->in_on && !h->in_eof) || (h->gdb && gdb_poll_fd(h->gdb) >= 0);
     return live ? TEMU_POLL_LIVE : 0;
 }
 
@@ -484,6 +484,11 @@ int main(int argc, char **argv)
         return fail("%s", err);
     }
     temu_set_trace(e, trace, trace_out);
+    if (o.verbose) {
+        char desc[1024];
+        temu_describe(e, desc, sizeof desc);
+        fprintf(stderr, "%s: platform: %s\n", prog, desc);
+    }
 
     if (o.gdb) {
         h.gdb = gdb_listen(o.gdb, err, sizeof err);

@@ -170,6 +170,13 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         errf(err, errlen, "%s: not a valid device tree blob (%s)", name, fdt_strerror(rc));
         return -1;
     }
+    /* libfdt 1.6.1's fdt_check_full() dereferences NULL on pre-v16 blobs
+     * (emulator/diff/FINDINGS.md F1); dtc writes v17. */
+    if (fdt_version(fdt) < 16) {
+        errf(err, errlen, "%s: unsupported device tree version %u (16 or later required)",
+             name, fdt_version(fdt));
+        return -1;
+    }
     if (fdt_totalsize(fdt) > len) {
         errf(err, errlen, "%s: truncated device tree blob (header says %u bytes, file has %zu)",
              name, fdt_totalsize(fdt), len);

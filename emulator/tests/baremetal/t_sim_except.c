@@ -1,0 +1,8 @@
+/* t_sim_except: EXCEPT_WITH_VAL -> exit status 127. */
+#include "test.h"
+
+int main(void)
+{
+    REG32(SIMHELPER_BASE + SIM_EXCEPT_WITH_VAL) = 0xBAD;
+    return 3; /* not reached */
+}
