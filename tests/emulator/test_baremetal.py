@@ -388,3 +388,116 @@ def test_trace_to_file(tmp_path):
 def test_trace_off_is_quiet(tmp_path):
     r = run([elf("t_mmu")])
     assert r.returncode == 0 and r.stderr == b""
+
+
+# --------------------------------------------------------------- GDB stub
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def connect(port, timeout=10):
+    t0 = time.monotonic()
+    while True:
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        except OSError:
+            if time.monotonic() - t0 > timeout:
+                raise
+            time.sleep(0.05)
+
+
+class Rsp:
+    """Minimal GDB remote-protocol client."""
+
+    def __init__(self, sock):
+        self.s = sock
+        self.buf = b""
+
+    def send(self, data):
+        cs = sum(data.encode()) & 0xFF
+        self.s.sendall(b"$" + data.encode() + b"#%02x" % cs)
+
+    def recv(self):
+        while True:
+            start = self.buf.find(b"$")
+            end = self.buf.find(b"#", start)
+            if start >= 0 and end >= 0 and len(self.buf) >= end + 3:
+                pkt = self.buf[start + 1:end]
+                self.buf = self.buf[end + 3:]
+                self.s.sendall(b"+")
+                return pkt.decode()
+            chunk = self.s.recv(4096)
+            if not chunk:
+                raise EOFError
+            self.buf += chunk
+
+    def cmd(self, data):
+        self.send(data)
+        return self.recv()
+
+
+def test_gdb_protocol_attach_interrupt_kill():
+    port = free_port()
+    p = subprocess.Popen([str(EMU), "-gdb", f"tcp::{port}", "-timeout", "20", str(elf("t_loop"))],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        g = Rsp(connect(port))
+        assert g.cmd("?") == "S05"          # attached to the running guest: it stopped
+        regs = g.cmd("g")
+        assert len(regs) == 72 * 8
+        pc = int.from_bytes(bytes.fromhex(regs[37 * 8:38 * 8]), "little")
+        assert pc == int.from_bytes(bytes.fromhex(g.cmd("p25")), "little")
+        assert 0x10000 <= pc < 0x20000
+        assert g.cmd("m10000,4") == "041001ac"   # sw at,4100(zero), little-endian
+        g.send("c")
+        time.sleep(0.3)
+        g.s.sendall(b"\x03")
+        assert g.recv() == "S02"
+        assert g.cmd("Pa=78563412") == "OK"     # t2 := 0x12345678
+        assert g.cmd("pa") == "78563412"
+        assert g.cmd("M20000,4:deadbeef") == "OK"
+        assert g.cmd("m20000,4") == "deadbeef"
+        assert g.cmd("mf0000000,4").startswith("E")  # unmapped
+        g.send("k")
+        out, err = p.communicate(timeout=10)
+        assert p.returncode == 0, err
+        assert b"killed by the debugger" in err
+        assert out == b"looping\n"
+    finally:
+        p.kill()
+        p.wait()
+
+
+@pytest.mark.skipif(not shutil.which("gdb-multiarch"), reason="gdb-multiarch not installed")
+def test_gdb_multiarch_session():
+    port = free_port()
+    p = subprocess.Popen([str(EMU), "-gdb", f"tcp::{port}", "-S", "-timeout", "30",
+                          str(elf("t_branch"))], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.3)  # let it listen (gdb retries a refused connection poorly)
+        g = subprocess.run(
+            ["gdb-multiarch", "-nx", "-q", "-batch", str(elf("t_branch")),
+             "-ex", "set architecture mips:isa32", "-ex", "set endian little",
+             "-ex", f"target remote 127.0.0.1:{port}",
+             "-ex", "info registers pc sr",
+             "-ex", "break main", "-ex", "continue",
+             "-ex", "stepi", "-ex", "stepi", "-ex", "p/x $pc",
+             "-ex", "p/x $a1", "-ex", "x/2xw 0x10000",
+             "-ex", "delete", "-ex", "continue"],
+            capture_output=True, text=True, timeout=60)
+        out = g.stdout + g.stderr
+        assert "pc: 0x10000" in out, out       # reset PC = ELF entry
+        assert "sr: 0x400004" in out, out      # Status = BEV | ERL
+        assert "Breakpoint 1, main ()" in out, out
+        assert "$1 = 0x11008" in out, out       # main + 2 instructions
+        assert "$2 = 0xffff000" in out, out     # a1 = DTB address (boot protocol)
+        assert "0xac011004" in out, out
+        assert "exited normally" in out, out
+        p.wait(timeout=10)
+        assert p.returncode == 0
+    finally:
+        p.kill()
+        p.wait()
