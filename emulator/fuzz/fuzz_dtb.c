@@ -13,32 +13,8 @@
 
 #include "emu.h"
 
-/*
- * Known bug (emulator/diff/FINDINGS.md, F1): libfdt 1.6.1's fdt_check_full()
- * dereferences NULL on a blob with version < 16 whose root node name has no
- * '/', and platform_parse() calls it on untrusted input.  Until the emulator
- * rejects such blobs first, they are skipped here so the smoke run stays
- * deterministic; build with -DFUZZ_INCLUDE_KNOWN_BUGS=1 to fuzz them anyway.
- * tests/emulator/test_fuzz.py keeps a strict xfail test on the reproducer.
- */
-static int known_bug(const uint8_t *d, size_t n)
-{
-#if FUZZ_INCLUDE_KNOWN_BUGS
-    (void)d;
-    (void)n;
-    return 0;
-#else
-    if (n < 28 || d[0] != 0xD0 || d[1] != 0x0D || d[2] != 0xFE || d[3] != 0xED)
-        return 0;
-    uint32_t version = (uint32_t)d[20] << 24 | d[21] << 16 | d[22] << 8 | d[23];
-    return version < 16;
-#endif
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (known_bug(data, size))
-        return 0;
     temu_config cfg;
     char err[256];
     memset(&cfg, 0, sizeof cfg);

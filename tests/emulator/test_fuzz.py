@@ -58,11 +58,9 @@ def test_fuzz_target(fuzz_build, target):
     assert runs >= 50, "fuzzer barely ran:\n" + out[-2000:]
 
 
-@pytest.mark.xfail(strict=True, reason="FINDINGS.md F1: libfdt 1.6.1 fdt_check_full() "
-                   "crashes on a pre-v16 DTB; platform_parse() must reject it first. "
-                   "When this XPASSes, drop this marker and known_bug() in fuzz_dtb.c.")
 def test_pre_v16_dtb_is_rejected_cleanly(tmp_path):
-    """tsar-emu -dtb with a version-15 blob must fail with a message, not a signal."""
+    """Regression test for FINDINGS.md F1 (found by fuzz_dtb): tsar-emu -dtb
+    with a version-15 blob must fail with a message, not crash in libfdt."""
     emu = ds.build_emulator()
     dts = ds.ROOT / "emulator" / "fuzz" / "seeds" / "tsar_min.dts"
     good = tmp_path / "good.dtb"
