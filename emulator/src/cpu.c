@@ -191,7 +191,6 @@ int cpu_exec(machine *m, int64_t budget_in)
 #define SRT ((int32_t)R[ip->rt])
 
     /* Operation bodies.  Each is instantiated twice (normal / delay slot). */
-#define B_decode
 #define B_ri RAISE(EXC_RI, 0);
 #define B_nop
 #define B_sll RD = RT << ip->sa;

@@ -346,7 +346,6 @@ struct temu {
 /* machine.c */
 void machine_update_irqs(machine *m);
 uint32_t machine_hwi_lines(machine *m);
-void machine_request_exit(machine *m);
 void machine_stop(machine *m, int kind, uint32_t value);
 static inline uint64_t machine_now(machine *m) { return m->cpu.cycles; }
 
@@ -369,7 +368,6 @@ int bus_dma_write(machine *m, uint64_t pa, const void *buf, size_t len);
 /* code pages */
 dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx);
 void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint32_t len);
-void code_flush_all(machine *m);
 extern const void *const *cpu_handlers; /* [op * 2 + ds] */
 void cpu_init_handlers(void);
 void dpage_reset(dpage *dp);

@@ -67,8 +67,6 @@ void machine_update_irqs(machine *m)
     m->cpu.cause = (m->cpu.cause & ~0xFC00u) | (lines << 10);
 }
 
-void machine_request_exit(machine *m) { m->cpu.exit_req = true; }
-
 void machine_stop(machine *m, int kind, uint32_t value)
 {
     if (!m->stop_kind) {

@@ -95,18 +95,6 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
     m->dp_free = dp;
 }
 
-void code_flush_all(machine *m)
-{
-    for (unsigned i = 0; i < m->dp_count; i++) {
-        dpage *dp = m->dp_all[i];
-        if (dp->bank && dp->bank->code[dp->pidx] == dp) {
-            code_page_unmap(m, dp);
-            dp->next_free = m->dp_free;
-            m->dp_free = dp;
-        }
-    }
-}
-
 /* ------------------------------------------------------------ RAM hooks */
 
 /* Bookkeeping before the CPU writes [pa, pa+len) inside one RAM page.
