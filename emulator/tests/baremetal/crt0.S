@@ -57,6 +57,26 @@ _start:
     /* general exception vector: EBase + 0x180 */
     .org 0x180
 exc_vector:
+    j       exc_common
+    nop
+
+    /* interrupt vector when Cause.IV = 1: EBase + 0x200 (counted) */
+    .org 0x200
+    la      $k0, iv_hits
+    lw      $k1, 0($k0)
+    addiu   $k1, $k1, 1
+    j       exc_common
+    sw      $k1, 0($k0)
+
+    /* Status.BEV = 1: reset address (the ELF entry, _start) + 0x380 (counted) */
+    .org 0x380
+    la      $k0, bev_hits
+    lw      $k1, 0($k0)
+    addiu   $k1, $k1, 1
+    j       exc_common
+    sw      $k1, 0($k0)
+
+exc_common:
     /* The C handler runs with the MMU off (the test image is identity
      * mapped) and DATA_PADDR_EXT = 0, so tests can break the page tables or
      * PADDR_EXT on purpose; MODE is restored by the eret path. */
@@ -231,6 +251,9 @@ user_return:
 
     .bss
     .align 4
+    .globl iv_hits, bev_hits
+iv_hits:    .space 4
+bev_hits:   .space 4
 user_ctx:   .space 16 * 4
     .space  8192
 user_stack_top:

@@ -153,6 +153,31 @@ int main(void)
     MTC0(13, 0, 0);
     irq_hook = 0;
 
+    /* ---- vector selection ---- */
+    /* Cause.IV = 1: interrupts use EBase + 0x200 */
+    irq_hook = swi_hook;
+    MTC0(13, 0, 0x00800000);         /* IV */
+    MTC0(12, 0, 0x0101);
+    CHECK_EQ(110, iv_hits, 0);
+    MTC0(13, 0, 0x00800100);         /* IV + IP0 */
+    __asm__ volatile("nop");
+    CHECK_EQ(111, iv_hits, 1);
+    CHECK_EQ(112, swi_count, 3);
+    MTC0(12, 0, 0);
+    MTC0(13, 0, 0x00800000);
+    /* exceptions other than interrupts still use +0x180 with IV = 1 */
+    EXPECT_EXC(113, EXC_SYS, __asm__ volatile("syscall"));
+    CHECK_EQ(114, iv_hits, 1);
+    MTC0(13, 0, 0);
+    irq_hook = 0;
+    /* Status.BEV = 1: vector = reset address (ELF entry) + 0x380 */
+    MTC0(12, 0, ST_BEV);
+    EXPECT_EXC(115, EXC_SYS, __asm__ volatile("syscall"));
+    CHECK_EQ(116, bev_hits, 1);
+    MTC0(12, 0, 0);
+    EXPECT_EXC(117, EXC_SYS, __asm__ volatile("syscall"));
+    CHECK_EQ(118, bev_hits, 1);
+
     /* ---- ERL: eret returns to ErrorEPC and clears ERL ---- */
     {
         uint32_t r;

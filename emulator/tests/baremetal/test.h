@@ -50,6 +50,7 @@ enum { EXC_INT = 0, EXC_ADEL = 4, EXC_ADES = 5, EXC_IBE = 6, EXC_DBE = 7, EXC_SY
 /* saved by crt0 at reset */
 extern volatile uint32_t boot_regs[32];
 extern volatile uint32_t boot_cp[16];
+extern volatile uint32_t iv_hits, bev_hits; /* counted by crt0's +0x200 / BEV vectors */
 enum { BOOT_STATUS, BOOT_CAUSE, BOOT_EBASE, BOOT_PRID, BOOT_MODE, BOOT_COUNT,
        BOOT_HWRENA, BOOT_USERLOCAL, BOOT_DPEXT, BOOT_IPEXT, BOOT_PTPR };
 
