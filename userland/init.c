@@ -9,6 +9,7 @@
  *
  * Command-line switch (passed to init in its environment):
  *   portkit_echo=1   read one line from the console and print it back
+ *   portkit_crash=T  make the kernel crash first, in a child (LKDTM type T)
  *
  * Output lines the host tests read:
  *   portkit-init: <sysname> <release> <machine>, <N> KiB RAM
@@ -233,16 +234,55 @@ static int check_exec(void)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 7;
 }
 
+static int has_switch(char **envp, const char *sw)
+{
+	for (; *envp; envp++)
+		if (!strcmp(*envp, sw))
+			return 1;
+	return 0;
+}
+
+/*
+ * With portkit_crash=<TYPE>, a child asks LKDTM to crash the kernel in
+ * its context (TYPE as in /sys/kernel/debug/provoke-crash/DIRECT, e.g.
+ * EXCEPTION). The kernel oopses and kills the child; init carries on
+ * unless oops=panic was given too.
+ */
+static void crash_kernel_in_child(char **envp)
+{
+	const char *type = NULL;
+	int status = 0;
+	pid_t pid;
+
+	for (; *envp; envp++)
+		if (!strncmp(*envp, "portkit_crash=", 14))
+			type = *envp + 14;
+	if (!type)
+		return;
+
+	mkdir("/debug", 0700);
+	if (mount("debugfs", "/debug", "debugfs", 0, NULL) < 0)
+		printf("portkit-init: cannot mount debugfs (errno %d)\n", errno);
+	printf("portkit-init: crashing the kernel on purpose: %s\n", type);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/debug/provoke-crash/DIRECT", O_WRONLY);
+
+		if (fd < 0 || write(fd, type, strlen(type)) < 0)
+			printf("portkit-init: LKDTM refused %s (errno %d)\n", type, errno);
+		exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("portkit-init: crash child ended with status 0x%x\n", status);
+}
+
 /* With portkit_echo=1 on the command line, echo one console line back. */
 static void echo_console_line(char **envp)
 {
 	char line[128];
 	int n;
 
-	for (; *envp; envp++)
-		if (!strcmp(*envp, "portkit_echo=1"))
-			break;
-	if (!*envp)
+	if (!has_switch(envp, "portkit_echo=1"))
 		return;
 	printf("portkit-init: type a line\n");
 	n = read(0, line, sizeof(line) - 1);
@@ -282,6 +322,8 @@ int main(int argc, char **argv, char **envp)
 	mkdir("/tmp", 01777);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+
+	crash_kernel_in_child(envp);
 
 	if (uname(&uts) < 0 || sysinfo(&si) < 0) {
 		printf("portkit-init: uname/sysinfo failed (errno %d)\n", errno);

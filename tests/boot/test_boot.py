@@ -118,6 +118,28 @@ def test_console_input_reaches_the_guest(kernel):
     assert rc == 0
 
 
+def test_kernel_oops_dumps_registers_and_a_backtrace_and_the_kernel_survives(kernel):
+    # LKDTM's EXCEPTION writes through NULL in the kernel, in a child of init.
+    rc, out, err = kernel.boot("-append", "console=ttyVTTY0 portkit_crash=EXCEPTION",
+                               timeout=60)
+    assert "Unable to handle kernel NULL pointer dereference" in out, out[-3000:]
+    assert re.search(r"^\[[ .0-9]+\] epc : [0-9a-f]{8} lkdtm_EXCEPTION", out, re.M), out[-3000:]
+    assert re.search(r"^\[[ .0-9]+\] Call Trace:", out, re.M)
+    assert re.search(r"^\[[ .0-9]+\]  \[<[0-9a-f]{8}>\] \w+", out, re.M)
+    # The crashing process was killed; init and the kernel went on.
+    assert "portkit-init: crash child ended with status 0xb" in out
+    assert f"portkit-init: {len(CHECKS)} passed, 0 failed" in out
+    assert rc == 0, err
+
+
+def test_oops_with_oops_panic_ends_the_emulator_with_a_failure_status(kernel):
+    rc, out, err = kernel.boot("-append",
+                               "console=ttyVTTY0 portkit_crash=EXCEPTION oops=panic",
+                               timeout=60)
+    assert "Kernel panic - not syncing: Fatal exception" in out, out[-3000:]
+    assert rc == 127, err
+
+
 def test_panic_ends_the_emulator_with_a_failure_status(kernel):
     # No init to run: the kernel panics, and must not hang.
     rc, out, err = kernel.boot("-append", "console=ttyVTTY0 rdinit=/missing init=/missing",

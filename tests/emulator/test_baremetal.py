@@ -502,3 +502,12 @@ def test_gdb_multiarch_session():
     finally:
         p.kill()
         p.wait()
+
+
+def test_gdb_wait_times_out():
+    port = free_port()
+    r = run(["-gdb", f"tcp::{port}", "-S", "-timeout", "0.3", elf("t_hello")])
+    assert r.returncode == 124
+    assert b"waiting for gdb" in r.stderr
+    r = run(["-gdb", "tcp::notaport", elf("t_hello")])
+    expect_126(r, "bad port")

@@ -92,13 +92,14 @@ static DEFINE_SPINLOCK(die_lock);
 
 void __noreturn die(const char *str, struct pt_regs *regs, long err)
 {
+	static int die_counter;
 	int ret;
 
 	console_verbose();
 	spin_lock_irq(&die_lock);
 	oops_enter();
 	ret = notify_die(DIE_OOPS, str, regs, err, exc_code(regs), SIGSEGV);
-	pr_emerg("%s [#%ld]\n", str, err);
+	pr_emerg("%s: %04lx [#%d]\n", str, err & 0xffff, ++die_counter);
 	print_modules();
 	show_regs(regs);
 	pr_emerg("Call Trace:\n");

@@ -42,6 +42,7 @@
 	addu	sp, sp, k0
 8:	addiu	sp, sp, -PT_SIZE
 	sw	k1, PT_R29(sp)
+	sw	zero, PT_R0(sp)
 	sw	$1, PT_R1(sp)
 	sw	$2, PT_R2(sp)
 	sw	$3, PT_R3(sp)
