@@ -147,8 +147,8 @@ COND1 = ["blez", "bgtz", "bltz", "bgez", "blezl", "bgtzl", "bltzl", "bgezl",
          "bltzal", "bgezal", "bltzall", "bgezall"]
 
 # classes that are safe inside a loop body (cannot trap, keep HI/LO validity)
-LOOP_SAFE = {"alu3s", "shv", "sh", "immu", "uimm", "lui", "r2", "cl", "bits",
-             "mdsafe", "mf", "load", "store"}
+LOOP_SAFE = ("alu3s", "shv", "sh", "immu", "uimm", "lui", "r2", "cl", "bits",
+             "mdsafe", "mf", "load", "store")   # a tuple: order must not depend on hashing
 
 WEIGHTS = [("alu3", 14), ("shv", 4), ("sh", 5), ("imm", 7), ("uimm", 4), ("lui", 2),
            ("r2", 3), ("cl", 2), ("bits", 3), ("md", 6), ("mf", 3), ("mt", 1),
@@ -393,7 +393,14 @@ class Gen:
                     st.setr(link, base + 4 * here + 8)
                 if taken or ins[0] not in M.LIKELY:
                     avoid = (link,) if link else ()
-                    emit(self.safe(st, slot_class(), avoid=avoid, avoid_any=avoid))
+                    slot = None
+                    if self.exc and not link and len(self.exc_log) < EXC_MAX and \
+                            rng.random() < 3 * self.exc:
+                        # a trapping delay slot: EPC = branch, resume after the slot
+                        slot = self.trapping(st, base + 4 * here)
+                        if slot:
+                            taken = False
+                    emit(slot or self.safe(st, slot_class(), avoid=avoid, avoid_any=avoid))
                 else:
                     emit(self.filler())
                 if taken:

@@ -436,8 +436,8 @@ def run(body, state, base_addr, max_steps=1000000, exc_log=None):
 
     body[i] lives at address base_addr + 4*i; jr/jalr targets are addresses.
     exc_log: None = any exception is an error; a list = exceptions of the
-    classes in EXC_CLASS outside delay slots are appended as (ExcCode, EPC)
-    and the instruction is skipped (the test handlers return to EPC + 4).
+    classes in EXC_CLASS are appended as (ExcCode, EPC) and skipped: the test
+    handlers resume at EPC + 4, or at EPC + 8 for a delay slot (EPC = branch).
     Returns the number of executed instructions (nullified slots excluded).
     """
     s = state
@@ -487,7 +487,19 @@ def run(body, state, base_addr, max_steps=1000000, exc_log=None):
         if slot[0] in BRANCH:
             raise Trap("branch in a delay slot")
         if taken or mn not in LIKELY:
-            execute(s, slot)
             steps += 1
+            if exc_log is None:
+                execute(s, slot)
+            else:
+                try:
+                    execute(s, slot)
+                except Trap as e:
+                    if e.kind not in EXC_CLASS:
+                        raise
+                    # EPC = the branch (Cause.BD); the handlers resume at
+                    # EPC + 8, after the delay slot, whatever the branch did
+                    exc_log.append((EXC_CLASS[e.kind], here))
+                    pc += 2
+                    continue
         pc = target if taken else pc + 2
     return steps

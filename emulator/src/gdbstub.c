@@ -105,12 +105,8 @@ int gdb_accept(gdbstub *g, int timeout_ms)
     if (g->cfd >= 0)
         return 0;
     struct pollfd pf = {g->lfd, POLLIN, 0};
-    int r;
-    do
-        r = poll(&pf, 1, timeout_ms);
-    while (r < 0 && errno == EINTR);
-    if (r <= 0)
-        return -1;
+    if (poll(&pf, 1, timeout_ms) <= 0)
+        return -1; /* timeout, or a signal: the caller decides */
     int fd = accept4(g->lfd, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0)
         return -1;

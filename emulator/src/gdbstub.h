@@ -14,7 +14,8 @@ typedef struct gdbstub gdbstub;
 
 /* Listen on "tcp::PORT", "tcp:HOST:PORT" or "PORT".  NULL + message on error. */
 gdbstub *gdb_listen(const char *spec, char *err, size_t errlen);
-/* Accept a connection (timeout_ms < 0: wait forever).  0 or -1. */
+/* Accept a connection (timeout_ms < 0: wait forever).  0, or -1 on timeout,
+ * error or signal. */
 int gdb_accept(gdbstub *g, int timeout_ms);
 /* File descriptor to watch while the guest runs (-1 if none). */
 int gdb_poll_fd(gdbstub *g);

@@ -498,10 +498,6 @@ int main(int argc, char **argv)
         }
         if (o.verbose || o.wait_gdb)
             fprintf(stderr, "%s: waiting for gdb on %s\n", prog, o.gdb);
-        if (o.wait_gdb && gdb_accept(h.gdb, -1) < 0) {
-            temu_destroy(e);
-            return fail("gdb: accept failed");
-        }
     }
 
     struct sigaction sa;
@@ -511,6 +507,21 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+
+    if (h.gdb && o.wait_gdb) {
+        int ms = o.timeout > 0 ? (int)(o.timeout * 1000) : -1;
+        if (gdb_accept(h.gdb, ms) < 0) {
+            gdb_close(h.gdb);
+            temu_destroy(e);
+            if (got_signal) {
+                fprintf(stderr, "%s: interrupted by signal %d while waiting for gdb\n", prog,
+                        (int)got_signal);
+                return 128 + got_signal;
+            }
+            fprintf(stderr, "%s: timeout after %g s waiting for gdb\n", prog, o.timeout);
+            return EXIT_TIMEOUT;
+        }
+    }
 
     h.in_tty = h.in_on && isatty(0);
     if (h.in_tty)

@@ -42,7 +42,23 @@ install:
 handler:
 	lw	$8, 24 + 16 + 8 * 26($6)	/* k0 at the fault: state record */
 	lw	$9, 24 + 8($6)			/* pc */
+	/* resume at pc + 4, or pc + 8 when pc is a branch (the fault was in
+	   its delay slot): opcodes 1-7, 20-23, or SPECIAL jr/jalr */
+	lw	$14, 0($9)
+	srl	$15, $14, 26
+	bnez	$15, 3f
+	andi	$16, $14, 0x3E
+	xori	$16, $16, 8
+	b	4f
+	sltiu	$16, $16, 1
+3:	li	$17, 0x00F000FE
+	sltiu	$18, $15, 32
+	srlv	$16, $17, $15
+	and	$16, $16, $18
+	andi	$16, $16, 1
+4:	sll	$16, $16, 2
 	addiu	$10, $9, 4
+	addu	$10, $10, $16
 	sw	$10, 24 + 8($6)
 	lw	$11, EXC_OFF($8)
 	sltiu	$12, $11, EXC_MAX

@@ -205,21 +205,22 @@ puthex:
 	.align	12
 exc_base:
 	.space	0x180
-	/* Ov, Tr, Bp, AdEL, AdES outside delay slots: the generated code raises
-	   them on purpose; log (ExcCode, EPC) in the current state record (k0)
-	   and resume at EPC + 4.  $1-$3 are saved in low memory ($0-relative). */
+	/* Ov, Tr, Bp, AdEL, AdES: the generated code raises them on purpose;
+	   log (ExcCode, EPC) in the current state record (k0) and resume at
+	   EPC + 4, or EPC + 8 in a delay slot (Cause.BD: EPC = the branch).
+	   $1-$4 are saved in low memory ($0-relative). */
 	sw	$1, 0x100($0)
 	sw	$2, 0x104($0)
 	sw	$3, 0x108($0)
-	mfc0	$1, $13			/* Cause */
-	andi	$2, $1, 0x7C
+	sw	$4, 0x10C($0)
+	mfc0	$4, $13			/* Cause */
+	andi	$2, $4, 0x7C
 	srl	$2, $2, 2		/* ExcCode */
 #if TSAR_USER
 	li	$3, 8			/* Sys: end of the user-mode run */
 	beq	$2, $3, dump
 	nop
 #endif
-	bltz	$1, unexpected		/* BD: not expected from generated code */
 	li	$3, 12
 	beq	$2, $3, log_exc
 	li	$3, 13
@@ -245,11 +246,14 @@ log_exc:
 1:	addiu	$3, $3, 1
 	sw	$3, EXC_OFF($26)
 	mfc0	$1, $14
+	bgez	$4, 2f			/* BD clear: skip one instruction */
 	addiu	$1, $1, 4
-	mtc0	$1, $14
+	addiu	$1, $1, 4		/* BD: skip the branch and its slot */
+2:	mtc0	$1, $14
 	lw	$1, 0x100($0)
 	lw	$2, 0x104($0)
 	lw	$3, 0x108($0)
+	lw	$4, 0x10C($0)
 	eret
 	nop
 unexpected:
