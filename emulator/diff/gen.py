@@ -394,8 +394,13 @@ class Gen:
                 if taken or ins[0] not in M.LIKELY:
                     avoid = (link,) if link else ()
                     slot = None
-                    if self.exc and not link and len(self.exc_log) < EXC_MAX and \
-                            rng.random() < 3 * self.exc:
+                    # (QEMU translates statically never-taken branches --
+                    # bne $x,$x, bltz/bgtz $0 -- as nops, so their slot
+                    # reports EPC = slot, BD = 0: FINDINGS.md N4)
+                    static_nt = (ins[0] in ("bne", "bnel") and ins[1] == ins[2]) or \
+                        (ins[0] in ("bltz", "bgtz", "bltzl", "bgtzl") and ins[1] == 0)
+                    if self.exc and not link and not static_nt and \
+                            len(self.exc_log) < EXC_MAX and rng.random() < 3 * self.exc:
                         # a trapping delay slot: EPC = branch, resume after the slot
                         slot = self.trapping(st, base + 4 * here)
                         if slot:

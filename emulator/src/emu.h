@@ -193,6 +193,9 @@ const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa);
 /* Platform clock in Hz (from the DTB). */
 uint32_t temu_clock_hz(const temu *e);
 
+/* Number of CPUs the device tree describes (only CPU 0 is emulated). */
+int temu_dtb_cpus(const temu *e);
+
 /* One-line description of the platform (RAM banks, devices, IRQs, clock). */
 void temu_describe(const temu *e, char *buf, size_t len);
 

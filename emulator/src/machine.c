@@ -585,6 +585,8 @@ const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa)
 
 uint32_t temu_clock_hz(const temu *e) { return e->m.plat.clock_hz; }
 
+int temu_dtb_cpus(const temu *e) { return e->m.plat.ncpus; }
+
 void temu_describe(const temu *e, char *buf, size_t len)
 {
     static const char *const names[] = {"xicu", "tty", "blockdev", "simhelper"};

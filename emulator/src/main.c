@@ -484,6 +484,9 @@ int main(int argc, char **argv)
         return fail("%s", err);
     }
     temu_set_trace(e, trace, trace_out);
+    if (temu_dtb_cpus(e) > 1)
+        fprintf(stderr, "%s: warning: %s describes %d CPUs; only CPU 0 is emulated\n", prog,
+                o.dtb ? o.dtb : "the platform", temu_dtb_cpus(e));
     if (o.verbose) {
         char desc[1024];
         temu_describe(e, desc, sizeof desc);

@@ -333,6 +333,17 @@ def test_custom_dtb(tmp_path):
     expect_126(run(["-dtb", dtb, "-disk", img, elf("t_dtb")]), "no block device")
 
 
+def test_dtb_two_cpus_warns(tmp_path):
+    dts = CUSTOM_DTS.replace("""                clocks = <&clk>; };
+    };""", """                clocks = <&clk>; };
+        cpu@1 { device_type = "cpu"; compatible = "soclib,mips32el"; reg = <1>; };
+    };""")
+    dtb = compile_dts(tmp_path, dts)
+    r = run(["-dtb", dtb, elf("t_hello")])
+    assert r.returncode == 0 and r.stdout == b"hello from tsar\n"
+    assert b"describes 2 CPUs; only CPU 0 is emulated" in r.stderr
+
+
 def test_dtb_two_cell_memory(tmp_path):
     dts = CUSTOM_DTS.replace("#address-cells = <1>;\n    #size-cells = <1>;\n    model",
                              "#address-cells = <2>;\n    #size-cells = <1>;\n    model")
