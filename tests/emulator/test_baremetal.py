@@ -522,3 +522,55 @@ def test_gdb_wait_times_out():
     assert b"waiting for gdb" in r.stderr
     r = run(["-gdb", "tcp::notaport", elf("t_hello")])
     expect_126(r, "bad port")
+
+
+def _pty_run(args, keys, timeout=10):
+    """Run tsar-emu on a pseudo-terminal, type `keys` (list of (delay, bytes))."""
+    import pty
+    import termios
+    master, slave = pty.openpty()
+    before = termios.tcgetattr(slave)
+    p = subprocess.Popen([str(EMU)] + [str(a) for a in args], stdin=slave, stdout=slave,
+                         stderr=subprocess.PIPE)
+    out = b""
+    try:
+        for delay, data in keys:
+            time.sleep(delay)
+            os.write(master, data)
+        t0 = time.monotonic()
+        while p.poll() is None and time.monotonic() - t0 < timeout:
+            time.sleep(0.05)
+        os.set_blocking(master, False)
+        try:
+            while True:
+                chunk = os.read(master, 4096)
+                if not chunk:
+                    break
+                out += chunk
+        except (BlockingIOError, OSError):
+            pass
+        after = termios.tcgetattr(slave)
+        err = p.stderr.read()
+    finally:
+        p.kill()
+        p.wait()
+        os.close(master)
+        os.close(slave)
+    return p.returncode, out, err, before, after
+
+
+def test_terminal_raw_mode_and_restore():
+    # Enter (\r) reaches the guest as \n (ICRNL kept); the guest's echo comes back
+    rc, out, err, before, after = _pty_run([elf("t_tty_echo")],
+                                           [(0.3, b"ab\r"), (0.2, b"xq")])
+    assert rc == 0, (out, err)
+    assert b"line: AB" in out and b"irq: xq" in out
+    assert before == after  # terminal settings restored
+
+
+def test_terminal_ctrl_a_x_quits():
+    rc, out, err, before, after = _pty_run(["-timeout", "20", elf("t_loop")],
+                                           [(0.3, b"\x01x")])
+    assert rc == 0
+    assert b"terminated by the user (Ctrl-A x)" in err
+    assert before == after
