@@ -232,8 +232,9 @@ static void usage(FILE *f)
             "  -serial stdio|file:PATH|none   TTY channel 0 (default stdio)\n"
             "  -icount-limit N     stop after N instructions (exit 125); also -max-insns\n"
             "  -timeout SECS       wall-clock limit (exit 124)\n"
-            "  -idle skip|sleep    idle `wait`: jump to the next timer event at once\n"
-            "                      (default), or sleep the equivalent host time\n"
+            "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
+            "                      or sleep the equivalent host time; auto (default) =\n"
+            "                      sleep if stdin is a terminal, else skip\n"
             "  -d LIST             trace: in_asm,exec,int,mmu,dev (or all)\n"
             "  -D FILE             trace log file (default stderr)\n"
             "  -gdb tcp::PORT      GDB remote stub; -s = -gdb tcp::1234\n"
@@ -331,6 +332,7 @@ static int parse_args(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
     o->serial = "stdio";
+    o->idle_mode = -1; /* auto */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || !a[1]) {
@@ -386,7 +388,8 @@ static int parse_args(int argc, char **argv, opts *o)
             const char *v = argv[++i];
             if (!strcmp(v, "skip")) o->idle_mode = TEMU_IDLE_SKIP;
             else if (!strcmp(v, "sleep")) o->idle_mode = TEMU_IDLE_SLEEP;
-            else return fail("-idle: expected 'skip' or 'sleep', got '%s'", v);
+            else if (!strcmp(v, "auto")) o->idle_mode = -1;
+            else return fail("-idle: expected skip, sleep or auto, got '%s'", v);
         } else if ((r = ARG("-d"))) {
             if (r < 0) return EXIT_ERROR;
             o->dlist = argv[++i];
@@ -464,7 +467,11 @@ int main(int argc, char **argv)
     cfg.dtb_name = o.dtb;
     cfg.bootargs = o.append;
     cfg.disk_path = o.disk;
-    cfg.idle_mode = o.idle_mode;
+    /* auto: an interactive session follows the wall clock when idle; batch
+     * runs jump over idle time (fast and deterministic) */
+    bool interactive = h.in_on && isatty(0);
+    cfg.idle_mode = o.idle_mode >= 0 ? o.idle_mode
+                                     : (interactive ? TEMU_IDLE_SLEEP : TEMU_IDLE_SKIP);
     cfg.host.opaque = &h;
     cfg.host.tty_out = tty_out;
     cfg.host.poll = host_poll;
