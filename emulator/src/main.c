@@ -457,8 +457,10 @@ int main(int argc, char **argv)
     size_t elf_len = 0, dtb_len = 0;
     if ((rc = read_file(o.kernel, "ELF image", &elf, &elf_len)))
         return rc;
-    if (o.dtb && (rc = read_file(o.dtb, "device tree blob", &dtb, &dtb_len)))
+    if (o.dtb && (rc = read_file(o.dtb, "device tree blob", &dtb, &dtb_len))) {
+        free(elf);
         return rc;
+    }
 
     temu_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -478,14 +480,17 @@ int main(int argc, char **argv)
 
     char err[512];
     temu *e = temu_create(&cfg, err, sizeof err);
-    if (!e)
-        return fail("%s", err);
     free(dtb);
-    if (temu_load_elf(e, elf, elf_len, o.kernel, err, sizeof err)) {
+    if (!e) {
+        free(elf);
+        return fail("%s", err);
+    }
+    rc = temu_load_elf(e, elf, elf_len, o.kernel, err, sizeof err);
+    free(elf);
+    if (rc) {
         temu_destroy(e);
         return fail("%s", err);
     }
-    free(elf);
     if (temu_boot(e, err, sizeof err)) {
         temu_destroy(e);
         return fail("%s", err);
