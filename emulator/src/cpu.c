@@ -16,13 +16,9 @@
  * Anything slow or rare (MMIO, TLB misses, CP0/CP2, exceptions) is done out
  * of line after SYNC() has published the local state into `cpu_t`.
  */
-#include <string.h>
-
 #include "internal.h"
 
 const void *const *cpu_handlers;
-
-#define SINK 32
 
 int cpu_exec(machine *m, int64_t budget_in)
 {
