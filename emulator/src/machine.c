@@ -466,21 +466,7 @@ uint64_t temu_cycles(const temu *e) { return e->m.cpu.cycles; }
 
 int temu_read_phys(temu *e, uint64_t pa, void *buf, size_t len)
 {
-    machine *m = &e->m;
-    uint8_t *out = buf;
-    while (len) {
-        ram_bank *b = bus_ram_bank(m, pa);
-        if (!b)
-            return -1;
-        size_t n = b->size - (pa - b->base);
-        if (n > len)
-            n = len;
-        memcpy(out, b->mem + (pa - b->base), n);
-        out += n;
-        pa += n;
-        len -= n;
-    }
-    return 0;
+    return bus_dma_read(&e->m, pa, buf, len);
 }
 
 int temu_write_phys(temu *e, uint64_t pa, const void *buf, size_t len)
