@@ -112,7 +112,9 @@ run: kernel emulator
 	@echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"
 	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(KOUT)/vmlinux
 
+# generated/ must be what the spec produces before anything uses it.
 test: deps emulator
+	$(PYTHON) generate.py arch-spec.yaml --check
 	$(PYTHON) -m pytest tests
 
 bench: emulator
