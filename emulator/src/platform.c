@@ -155,6 +155,58 @@ static int dev_type(const void *fdt, int off)
     return -1;
 }
 
+/*
+ * Walk the structure block's tags with overflow-safe arithmetic. libfdt
+ * 1.6.1's fdt_next_tag() adds a property's length to an int, so a length
+ * near 2^32 steps backwards and fdt_check_full() never returns (found by
+ * emulator/fuzz); such blobs are rejected here first. Returns 0 if every
+ * tag lies inside the block and the block ends with FDT_END.
+ */
+static int struct_block_walks(const void *fdt)
+{
+    const uint8_t *base = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
+    uint32_t size = fdt_size_dt_struct(fdt);
+    uint32_t off = 0, word;
+
+    if (fdt_off_dt_struct(fdt) > fdt_totalsize(fdt) ||
+        size > fdt_totalsize(fdt) - fdt_off_dt_struct(fdt))
+        return -1;
+    while (size - off >= 4) {
+        memcpy(&word, base + off, 4);
+        off += 4;
+        switch (fdt32_to_cpu(word)) {
+        case FDT_BEGIN_NODE: {
+            const uint8_t *nul = memchr(base + off, 0, size - off);
+            if (!nul)
+                return -1;
+            off = (uint32_t)(nul - base) + 1;
+            break;
+        }
+        case FDT_PROP:
+            if (size - off < 8)
+                return -1;
+            memcpy(&word, base + off, 4);
+            off += 8;
+            if (fdt32_to_cpu(word) > size - off)
+                return -1;
+            off += fdt32_to_cpu(word);
+            break;
+        case FDT_END_NODE:
+        case FDT_NOP:
+            break;
+        case FDT_END:
+            return 0;
+        default:
+            return -1;
+        }
+        /* Tags are 4-byte aligned. */
+        off = (off + 3) & ~3u;
+        if (off > size)
+            return -1;
+    }
+    return -1;
+}
+
 int platform_parse(const void *fdt, size_t len, const char *name, platform *p, char *err,
                    size_t errlen)
 {
@@ -180,6 +232,10 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
     if (fdt_totalsize(fdt) > len) {
         errf(err, errlen, "%s: truncated device tree blob (header says %u bytes, file has %zu)",
              name, fdt_totalsize(fdt), len);
+        return -1;
+    }
+    if (struct_block_walks(fdt)) {
+        errf(err, errlen, "%s: malformed device tree blob (bad structure block)", name);
         return -1;
     }
     rc = fdt_check_full(fdt, len);

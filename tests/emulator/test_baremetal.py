@@ -207,6 +207,23 @@ def test_truncated_dtb(tmp_path):
     expect_126(run(["-dtb", p, elf("t_hello")]), p, "truncated")
 
 
+def test_dtb_property_length_overflow_is_rejected_quickly(tmp_path):
+    # A property length near 2^32 made libfdt 1.6.1's fdt_check_full()
+    # loop forever (found by the DTB fuzzer); it must be a clean error.
+    good = compile_dts(tmp_path, CUSTOM_DTS).read_bytes()
+    off_struct = struct.unpack(">I", good[8:12])[0]
+    blob = bytearray(good)
+    i = off_struct
+    while struct.unpack(">I", blob[i:i + 4])[0] != 3:      # first FDT_PROP
+        i += 4
+    blob[i + 4:i + 8] = struct.pack(">I", 0xFFFFFFF8)
+    p = tmp_path / "overflow.dtb"
+    p.write_bytes(bytes(blob))
+    t0 = time.monotonic()
+    expect_126(run(["-dtb", p, elf("t_hello")], timeout=20), p, "malformed")
+    assert time.monotonic() - t0 < 10
+
+
 def test_dtb_without_memory(tmp_path):
     p = compile_dts(tmp_path, "/dts-v1/;\n/ { #address-cells = <1>; #size-cells = <1>; };\n")
     expect_126(run(["-dtb", p, elf("t_hello")]), p, "no RAM")
