@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import textwrap
 
 C_LIKE_SUFFIXES = (".h", ".c", ".S", ".lds", ".ld", ".dts", ".dtsi")
 HASH_SUFFIXES = (".sh", ".py", ".mk", ".tbl", ".pl", ".cfg")
@@ -28,12 +29,23 @@ def comment_style(path: str) -> tuple[str, str] | None:
     return None
 
 
+#: Header text is wrapped to this width so kernel files stay within
+#: checkpatch's line-length limit.
+HEADER_WIDTH = 76
+
+
 def make_header(path: str, message: str) -> str | None:
-    """The header line (with newline) for a file at ``path``, or None."""
+    """The header comment (ending in a newline) for a file at ``path``, or None."""
     style = comment_style(path)
     if style is None:
         return None
-    return f"{style[0]}{message}{style[1]}\n"
+    lines = textwrap.wrap(message, HEADER_WIDTH, break_long_words=False,
+                          break_on_hyphens=False)
+    if style[0] == "/* ":
+        if len(lines) == 1:
+            return f"/* {lines[0]} */\n"
+        return "/*\n" + "".join(f" * {line}\n" for line in lines) + " */\n"
+    return "".join(f"# {line}\n" for line in lines)
 
 
 def insert_header(text: str, header: str) -> str:

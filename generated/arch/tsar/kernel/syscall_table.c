@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/kernel/syscall_table.c: edit that file. */
+/*
+ * Copied by portkit from overrides/tsar/kernel/syscall_table.c: edit that
+ * file.
+ */
 /*
  * The asm-generic system call table.
  */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/irqflags.h: edit that file. */
+/*
+ * Copied by portkit from overrides/tsar/include/asm/irqflags.h: edit that
+ * file.
+ */
 /*
  * Interrupt masking through Status.IE. di/ei are atomic read-modify-write
  * of Status (a Release 2 pair that TSAR implements), so no sequence can

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/tlbflush.h: edit that file. */
+/*
+ * Copied by portkit from overrides/tsar/include/asm/tlbflush.h: edit that
+ * file.
+ */
 /*
  * TLB maintenance on TSAR is done by the hardware: the L1 cache
  * controller remembers which cache lines hold page-table entries that a
