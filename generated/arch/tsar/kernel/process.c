@@ -24,8 +24,10 @@
 asmlinkage void ret_from_fork(void);
 asmlinkage void ret_from_kernel_thread(void);
 
-/* Status for user mode: user, interrupts on, all lines unmasked, EXL
- * so that the mode switch happens at eret. */
+/*
+ * Status for user mode: user, interrupts on, all lines unmasked, EXL
+ * so that the mode switch happens at eret.
+ */
 #define USER_STATUS	(ST_UM | ST_IE | ST_IM | ST_EXL)
 
 void arch_cpu_idle(void)

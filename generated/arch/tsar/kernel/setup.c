@@ -98,7 +98,7 @@ static int c_show(struct seq_file *m, void *v)
 		   loops_per_jiffy / (500000 / HZ),
 		   (loops_per_jiffy / (5000 / HZ)) % 100);
 	seq_puts(m, "isa\t\t\t: mips32r1 + ext/ins/seb/seh/wsbh/rotr/rdhwr/di/ei\n");
-	seq_printf(m, "mmu\t\t\t: tsar-cp2 (hardware page-table walk)\n\n");
+	seq_puts(m, "mmu\t\t\t: tsar-cp2 (hardware page-table walk)\n\n");
 	return 0;
 }
 

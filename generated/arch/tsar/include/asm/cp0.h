@@ -93,10 +93,8 @@
 })
 
 #define __write_c0(reg, sel, val)					\
-do {									\
 	__asm__ __volatile__("mtc0\t%z0, $" #reg ", " #sel		\
-			     : : "Jr" ((unsigned long)(val)) : "memory");	\
-} while (0)
+			     : : "Jr" ((unsigned long)(val)) : "memory")
 
 #define read_c0_badvaddr()		__read_c0(8, 0)
 #define write_c0_badvaddr(val)	__write_c0(8, 0, val)

@@ -65,10 +65,8 @@
 })
 
 #define __write_c2(reg, val)						\
-do {									\
 	__asm__ __volatile__("mtc2\t%z0, $" #reg			\
-			     : : "Jr" ((unsigned long)(val)) : "memory");	\
-} while (0)
+			     : : "Jr" ((unsigned long)(val)) : "memory")
 
 #define read_c2_ptpr()		__read_c2(0)
 #define write_c2_ptpr(val)	__write_c2(0, val)

@@ -67,8 +67,10 @@ static inline void syscall_set_return_value(struct task_struct *task,
 	}
 }
 
-/* Arguments 1-4 from registers (a3 as it was at entry), 5-6 from the
- * copies entry.S made of the user stack words. */
+/*
+ * Arguments 1-4 from registers (a3 as it was at entry), 5-6 from
+ * the copies entry.S made of the user stack words.
+ */
 static inline void syscall_get_arguments(struct task_struct *task,
 					 struct pt_regs *regs,
 					 unsigned long *args)
