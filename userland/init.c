@@ -10,6 +10,7 @@
  * Command-line switch (passed to init in its environment):
  *   portkit_echo=1   read one line from the console and print it back
  *   portkit_crash=T  make the kernel crash first, in a child (LKDTM type T)
+ *   portkit_nolibc_test=1  also run /bin/nolibc-test (its result is not a check)
  *
  * Output lines the host tests read:
  *   portkit-init: <sysname> <release> <machine>, <N> KiB RAM
@@ -276,6 +277,28 @@ static void crash_kernel_in_child(char **envp)
 	printf("portkit-init: crash child ended with status 0x%x\n", status);
 }
 
+/*
+ * With portkit_nolibc_test=1, run the kernel tree's nolibc test suite
+ * (/bin/nolibc-test); the host reads its [OK]/[FAIL] lines.
+ */
+static void run_nolibc_test(char **envp)
+{
+	char *const argv[] = { "/bin/nolibc-test", NULL };
+	int status = 0;
+	pid_t pid;
+
+	if (!has_switch(envp, "portkit_nolibc_test=1"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execve(argv[0], argv, envp);
+		exit(127);
+	}
+	waitpid(pid, &status, 0);
+	printf("portkit-init: nolibc-test exited with status %d\n",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
 /* With portkit_echo=1 on the command line, echo one console line back. */
 static void echo_console_line(char **envp)
 {
@@ -320,6 +343,7 @@ int main(int argc, char **argv, char **envp)
 
 	mkdir("/proc", 0755);
 	mkdir("/tmp", 01777);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
 
@@ -346,6 +370,7 @@ int main(int argc, char **argv, char **envp)
 		      dies_of(user_faults[i].fault, user_faults[i].signal),
 		      "expected signal");
 	echo_console_line(envp);
+	run_nolibc_test(envp);
 
 	printf("portkit-init: %d passed, %d failed\n", passed, failed);
 	power_off();

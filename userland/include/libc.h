@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR MIT */
 /*
  * The C library of portkit's TSAR userland: the kernel tree's nolibc
- * (with the TSAR arch.h) plus the calls nolibc 6.1 lacks or cannot
- * express on a 32-bit asm-generic ABI.
+ * (with the TSAR arch.h, which also routes lseek to llseek) plus calls
+ * nolibc 6.1 lacks.
  */
 #ifndef _PORTKIT_LIBC_H
 #define _PORTKIT_LIBC_H
@@ -21,34 +21,6 @@
 #define WTERMSIG(status)	((status) & 0x7f)
 #define WIFSIGNALED(status)	(((status) & 0x7f) != 0 && ((status) & 0x7f) != 0x7f)
 #endif
-
-/* lseek through llseek: the offset goes as two halves, the result back
- * through a pointer. */
-#undef sys_lseek
-#undef lseek
-
-static __attribute__((unused))
-off_t sys_lseek(int fd, off_t offset, int whence)
-{
-	long long result;
-	long ret;
-
-	ret = my_syscall5(__NR_llseek, fd, (long)((long long)offset >> 32),
-			  (long)offset, &result, whence);
-	return ret < 0 ? ret : (off_t)result;
-}
-
-static __attribute__((unused))
-off_t lseek(int fd, off_t offset, int whence)
-{
-	off_t ret = sys_lseek(fd, offset, whence);
-
-	if (ret < 0) {
-		SET_ERRNO(-ret);
-		ret = -1;
-	}
-	return ret;
-}
 
 static __attribute__((unused))
 int uname(struct new_utsname *buf)

@@ -9,7 +9,7 @@
  *   result in v0, errors as a3 = 1 with a positive errno in v0
  *   (or -errno in v0 when built with -DTSAR_SYSCALL_NEGATIVE_V0).
  * It also steers nolibc 6.1's sys.h towards the calls a 32-bit asm-generic
- * ABI has; libc.h supplies the ones nolibc cannot express (lseek).
+ * ABI has, and routes lseek to llseek; libc.h adds calls nolibc lacks.
  */
 #ifndef _NOLIBC_ARCH_TSAR_H
 #define _NOLIBC_ARCH_TSAR_H
@@ -47,10 +47,13 @@ struct sys_stat_struct {
 /* Calls nolibc 6.1 looks for under other names. */
 #define __NR_newfstatat		__NR_fstatat64
 #define __ARCH_WANT_SYS_PSELECT6
-/* No plain lseek on this ABI: nolibc's version is renamed away; see libc.h. */
-#define __NR_lseek		__NR_llseek
-#define sys_lseek		__nolibc_sys_lseek_unused
-#define lseek			__nolibc_lseek_unused
+/*
+ * No plain lseek on this ABI, only llseek (offset in two halves, result
+ * through a pointer). nolibc 6.1 calls my_syscall3(__NR_lseek, ...), so
+ * __NR_lseek is a number no system call uses and my_syscall3 turns it
+ * into __tsar_lseek() (below).
+ */
+#define __NR_lseek		(-1)
 
 #ifdef TSAR_SYSCALL_NEGATIVE_V0
 #define __TSAR_SYSCALL_RESULT(v0, a3)	(v0)
@@ -101,6 +104,11 @@ struct sys_stat_struct {
 })
 
 #define my_syscall3(num, arg1, arg2, arg3)				\
+	((num) == __NR_lseek ?						\
+	 __tsar_lseek((long)(arg1), (long)(arg2), (long)(arg3)) :	\
+	 __tsar_syscall3(num, arg1, arg2, arg3))
+
+#define __tsar_syscall3(num, arg1, arg2, arg3)				\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -171,6 +179,17 @@ struct sys_stat_struct {
 			 : __TSAR_SYSCALL_CLOBBERS);			\
 	__TSAR_SYSCALL_RESULT(_num, _a3);				\
 })
+
+static __attribute__((unused))
+long __tsar_lseek(long fd, long offset, long whence)
+{
+	long long result;
+	long ret;
+
+	ret = my_syscall5(__NR_llseek, fd, offset < 0 ? -1L : 0L, offset,
+			  &result, whence);
+	return ret < 0 ? ret : (long)result;
+}
 
 /*
  * Process entry: sp -> argc, argv[], NULL, envp[], NULL. Call
