@@ -7,10 +7,14 @@ kbuild in a per-spec output directory under build/tests/.
 import os
 import pathlib
 import subprocess
+import sys
 
-import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from generator.spec import load_spec as _load  # noqa: E402
+
 KSRC = ROOT / "build" / "linux-source-6.1"
 SPECS = {
     "tsar": ROOT / "arch-spec.yaml",
@@ -19,8 +23,8 @@ SPECS = {
 
 
 def load_spec(path):
-    with open(path, encoding="utf-8") as f:
-        return yaml.safe_load(f)
+    """The spec as the generator sees it: defaults filled, sizes in bytes."""
+    return _load(path).data
 
 
 def run(cmd, cwd=ROOT, timeout=1800, check=True, env=None):

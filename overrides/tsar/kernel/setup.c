@@ -25,19 +25,6 @@
 /* Physical address of the device tree, stored by head.S. */
 unsigned long boot_dtb_phys __initdata;
 
-#ifdef CONFIG_BUILTIN_DTB
-extern u8 __dtb_start[];
-#endif
-
-static void __init *boot_dtb(void)
-{
-#ifdef CONFIG_BUILTIN_DTB
-	return __dtb_start;
-#else
-	return boot_dtb_phys ? __va(boot_dtb_phys) : NULL;
-#endif
-}
-
 /*
  * Per-CPU control state: user code may read the RDHWR registers the
  * spec lists (the thread pointer among them); nothing else of CP0.
@@ -52,7 +39,7 @@ static void __init tsar_cpu_init(void)
 
 void __init setup_arch(char **cmdline_p)
 {
-	void *dtb = boot_dtb();
+	void *dtb = boot_dtb_phys ? __va(boot_dtb_phys) : NULL;
 
 	tsar_cpu_init();
 
