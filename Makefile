@@ -5,6 +5,8 @@
 #   make test           every test
 #   make bench          emulator benchmark (figures, not pass/fail)
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
+#   VARIANT=name        apply the config fragment variants/<name>.config
+#                       (build output in build/<spec>-<name>/)
 
 SPEC      ?= arch-spec.yaml
 PYTHON    ?= /usr/bin/python3
@@ -28,6 +30,18 @@ KOUT       = $(BUILD)/$(ARCH_NAME)
 else
 GEN_OUT   := $(BUILD)/gen/$(SPEC_STEM)
 KOUT       = $(BUILD)/$(SPEC_STEM)
+endif
+
+# A kernel variant: the spec's defconfig plus a config fragment (debug
+# options, test suites), built in a directory of its own.
+VARIANT   ?=
+ifneq ($(VARIANT),)
+FRAGMENT  := $(TOP)/variants/$(VARIANT).config
+ifeq ($(wildcard $(FRAGMENT)),)
+$(error VARIANT=$(VARIANT): no such fragment $(FRAGMENT))
+endif
+KOUT_BASE := $(KOUT)
+KOUT       = $(KOUT_BASE)-$(VARIANT)
 endif
 
 KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
@@ -71,8 +85,15 @@ kernel-tree: $(KSRC)/Makefile generate
 kconfig: kernel-tree
 	@mkdir -p $(KOUT)
 	@if [ ! -f $(KOUT)/.config ] || \
-	    [ $(GEN_OUT)/arch/$(ARCH_NAME)/configs/$(DEFCONFIG) -nt $(KOUT)/.config ]; then \
-		$(KMAKE) $(DEFCONFIG); \
+	    [ $(GEN_OUT)/arch/$(ARCH_NAME)/configs/$(DEFCONFIG) -nt $(KOUT)/.config ] || \
+	    { [ -n "$(FRAGMENT)" ] && [ $(FRAGMENT) -nt $(KOUT)/.config ]; }; then \
+		$(KMAKE) $(DEFCONFIG) && \
+		if [ -n "$(FRAGMENT)" ]; then \
+			$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
+				$(KOUT)/.config $(FRAGMENT) >/dev/null && \
+			$(KMAKE) olddefconfig && \
+			scripts/check-fragment.sh $(FRAGMENT) $(KOUT)/.config; \
+		fi; \
 	else \
 		$(KMAKE) olddefconfig; \
 	fi

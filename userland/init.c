@@ -11,10 +11,14 @@
  *   portkit_echo=1   read one line from the console and print it back
  *   portkit_crash=T  make the kernel crash first, in a child (LKDTM type T)
  *   portkit_nolibc_test=1  also run /bin/nolibc-test (its result is not a check)
+ *   portkit_run=A[,B...]   after the checks, run the guest test programs
+ *                          /bin/A, /bin/B ... (userland/tests/A.c); each one
+ *                          is a check that passes when it exits with status 0
  *
  * Output lines the host tests read:
  *   portkit-init: <sysname> <release> <machine>, <N> KiB RAM
  *   check <name>: ok | FAIL (<why>)
+ *   portkit-run: <program> exited with status <n> | killed by signal <n>
  *   portkit-init: <passed> passed, <failed> failed
  */
 
@@ -299,6 +303,58 @@ static void run_nolibc_test(char **envp)
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
+/*
+ * With portkit_run=A,B,... run /bin/A, /bin/B, ... one after the other,
+ * each in a child with init's environment; exit status 0 is a pass.
+ */
+static void run_test_programs(char **envp)
+{
+	char path[64], *name, *end;
+	const char *list = NULL;
+	int status;
+	pid_t pid;
+
+	for (; *envp; envp++)
+		if (!strncmp(*envp, "portkit_run=", 12))
+			list = *envp + 12;
+	if (!list)
+		return;
+	for (name = (char *)list; *name; name = end) {
+		char *argv[2] = { path, NULL };
+		size_t len;
+
+		end = strchr(name, ',');
+		len = end ? (size_t)(end - name) : strlen(name);
+		end = end ? end + 1 : name + len;
+		if (!len || len > sizeof(path) - 6) {
+			check("run-program", 0, "bad program name in portkit_run");
+			continue;
+		}
+		memcpy(path, "/bin/", 5);
+		memcpy(path + 5, name, len);
+		path[5 + len] = 0;
+		status = 0;
+		pid = fork();
+		if (pid == 0) {
+			execve(path, argv, envp);
+			printf("portkit-run: cannot execute %s (errno %d)\n", path, errno);
+			exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+			check(path + 5, 0, "fork/wait");
+			continue;
+		}
+		if (WIFEXITED(status))
+			printf("portkit-run: %s exited with status %d\n", path + 5,
+			       WEXITSTATUS(status));
+		else
+			printf("portkit-run: %s killed by signal %d\n", path + 5,
+			       WTERMSIG(status));
+		check(path + 5, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "test program failed");
+	}
+}
+
 /* With portkit_echo=1 on the command line, echo one console line back. */
 static void echo_console_line(char **envp)
 {
@@ -371,6 +427,7 @@ int main(int argc, char **argv, char **envp)
 		      "expected signal");
 	echo_console_line(envp);
 	run_nolibc_test(envp);
+	run_test_programs(envp);
 
 	printf("portkit-init: %d passed, %d failed\n", passed, failed);
 	power_off();

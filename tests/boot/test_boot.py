@@ -1,48 +1,23 @@
 """Boot TSAR Linux in the emulator, for the TSAR spec and the 2G/2G spec,
 and check what the guest prints and how it ends."""
-import os
 import re
-import subprocess
 
 import pytest
 
-from kbuild import ROOT, SPECS, load_spec, run
+from guest import guest_kernel, program_status
+from kbuild import SPECS, run
 
 pytestmark = pytest.mark.kernel
 
-EMU = ROOT / "build" / "bin" / "tsar-emu"
-BOOT_TIMEOUT = 120          # seconds of wall clock the emulator may take
 CHECKS = ["fork-wait", "pipe", "mmap-anon", "tmpfs-file", "signal-handler",
           "efault", "exec", "sigsegv-null", "sigsegv-kernel-address",
           "sigbus-misaligned", "sigtrap-break", "sigfpe-overflow",
           "sigill-coprocessor"]
 
 
-class Kernel:
-    """vmlinux (with the initramfs) and the DTB built for one spec."""
-
-    def __init__(self, key):
-        self.spec = load_spec(SPECS[key])
-        rel = os.path.relpath(SPECS[key], ROOT)
-        run(["make", "--no-print-directory", "kernel", "emulator", f"SPEC={rel}"],
-            timeout=3600)
-        out = ROOT / "build" / (self.spec["arch"]["name"] if key == "tsar" else key)
-        self.vmlinux = out / "vmlinux"
-        self.dtb = out / f"{self.spec['platform']['name']}.dtb"
-
-    def boot(self, *extra, timeout=BOOT_TIMEOUT, stdin=None):
-        cmd = [str(EMU), "-dtb", str(self.dtb), "-timeout", str(timeout),
-               *extra, str(self.vmlinux)]
-        proc = subprocess.run(cmd, input=stdin,
-                              stdin=None if stdin is not None else subprocess.DEVNULL,
-                              capture_output=True, text=True, errors="replace",
-                              timeout=timeout + 30)
-        return proc.returncode, proc.stdout.replace("\r\n", "\n"), proc.stderr
-
-
 @pytest.fixture(scope="module", params=list(SPECS))
 def kernel(request):
-    return Kernel(request.param)
+    return guest_kernel(request.param)
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +138,11 @@ def test_panic_ends_the_emulator_with_a_failure_status(kernel):
     assert "Kernel panic" in out, out[-2000:]
     assert rc == 127, err
 
+
+
+def test_portkit_run_reports_a_missing_program_as_a_failed_check(kernel):
+    rc, out, _ = kernel.run_programs("no-such-program")
+    assert "portkit-run: cannot execute /bin/no-such-program (errno 2)" in out, out[-2000:]
+    assert program_status(out, "no-such-program") == ("exited", 127)
+    assert f"portkit-init: {len(CHECKS)} passed, 1 failed" in out
+    assert rc == 1

@@ -1,0 +1,67 @@
+"""Built kernels and guest boots, shared by every test file.
+
+A kernel is built once per pytest session for each (spec, variant) pair
+(``guest_kernel``): test files ask for the same object instead of running
+make again. ``Kernel.boot`` runs it in the emulator and returns the exit
+status, the console output (CRLF folded) and the emulator's stderr;
+``Kernel.run_programs`` boots with ``portkit_run=`` to run guest test
+programs (userland/tests/<name>.c) after the smoke checks.
+"""
+import os
+import re
+import subprocess
+
+from kbuild import ROOT, SPECS, load_spec, run
+
+EMU = ROOT / "build" / "bin" / "tsar-emu"
+BOOT_TIMEOUT = 120          # seconds of wall clock the emulator may take
+_built = {}
+
+
+class Kernel:
+    """vmlinux (with the initramfs) and the DTB built for one spec and variant."""
+
+    def __init__(self, key, variant=None):
+        self.key, self.variant = key, variant
+        self.spec = load_spec(SPECS[key])
+        rel = os.path.relpath(SPECS[key], ROOT)
+        cmd = ["make", "--no-print-directory", "kernel", "emulator", f"SPEC={rel}"]
+        if variant:
+            cmd.append(f"VARIANT={variant}")
+        run(cmd, timeout=3600)
+        name = self.spec["arch"]["name"] if key == "tsar" else key
+        out = ROOT / "build" / (f"{name}-{variant}" if variant else name)
+        self.out = out
+        self.vmlinux = out / "vmlinux"
+        self.dtb = out / f"{self.spec['platform']['name']}.dtb"
+
+    def boot(self, *extra, timeout=BOOT_TIMEOUT, stdin=None):
+        cmd = [str(EMU), "-dtb", str(self.dtb), "-timeout", str(timeout),
+               *extra, str(self.vmlinux)]
+        proc = subprocess.run(cmd, input=stdin,
+                              stdin=None if stdin is not None else subprocess.DEVNULL,
+                              capture_output=True, text=True, errors="replace",
+                              timeout=timeout + 30)
+        return proc.returncode, proc.stdout.replace("\r\n", "\n"), proc.stderr
+
+    def run_programs(self, *programs, cmdline="", timeout=BOOT_TIMEOUT):
+        """Boot, run /bin/<program> for each program, return (rc, out, err).
+
+        ``out`` is the whole console output; ``program_output(out, name)``
+        cuts one program's part out of it."""
+        append = f"console=ttyVTTY0 portkit_run={','.join(programs)} {cmdline}"
+        return self.boot("-append", append.strip(), timeout=timeout)
+
+
+def program_status(out, name):
+    """'exited with status N' / 'killed by signal N' line of one program."""
+    m = re.search(rf"^portkit-run: {re.escape(name)} (exited with status|"
+                  rf"killed by signal) (\d+)$", out, re.M)
+    return m and (m.group(1).split()[0], int(m.group(2)))
+
+
+def guest_kernel(key="tsar", variant=None):
+    """The kernel for (spec, variant), built on first use in this session."""
+    if (key, variant) not in _built:
+        _built[key, variant] = Kernel(key, variant)
+    return _built[key, variant]
