@@ -3,7 +3,7 @@
 #
 #   make run            the main job (generate, build kernel + emulator, boot)
 #   make test           every test
-#   make bench          emulator benchmark (figures, not pass/fail)
+#   make bench          emulator benchmark and guest figures (not pass/fail)
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
 #                       (build output in build/<spec>-<name>/)
@@ -138,9 +138,13 @@ test: deps emulator
 	$(PYTHON) generate.py arch-spec.yaml --check
 	$(PYTHON) -m pytest tests
 
-bench: emulator
+# Emulator speed, then the guest's: boot instructions to /init and
+# instructions per syscall, switch, fork, fault (scripts/bench-guest.py).
+bench: emulator kernel
 	@scripts/install-deps.sh test
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
+	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
+		--vmlinux $(KOUT)/vmlinux
 
 clean:
 	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator
