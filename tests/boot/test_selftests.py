@@ -1,0 +1,121 @@
+"""The kernel tree's own selftests (tools/testing/selftests) in the guest.
+
+userland/selftests.mk builds the ones that fit a nolibc userland (with the
+compat layer userland/kselftest-compat/) as /bin/kst-<name>; one boot runs
+them all and this file parses their kselftest output: TAP lines
+("ok N ...", "not ok N ...", "# SKIP"), the "# Totals:" line, or the
+program's own verdict. userland/SELFTESTS.md lists the selftests tried
+that cannot build against nolibc yet.
+"""
+import re
+
+import pytest
+
+from guest import guest_kernel, program_status
+
+# name -> (expected TAP plan or None, minimum number of passes, tests that
+# may be skipped with the reason the kernel gives on every arch)
+SELFTESTS = {
+    "peeksiginfo": (None, 0, set()),
+    "get_syscall_info": (1, 1, set()),
+    "futex_wait_wouldblock": (2, 2, set()),
+    "posix_timers": (None, 0, set()),
+    # clock_nanosleep refuses CPU-time, RAW, COARSE and ALARM clocks
+    # (the last without an RTC wake alarm) on every arch.
+    "nanosleep": (12, 4, {"CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",
+                          "CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE",
+                          "CLOCK_MONOTONIC_COARSE", "CLOCK_REALTIME_ALARM",
+                          "CLOCK_BOOTTIME_ALARM", "UNKNOWN_CLOCKID"}),
+}
+
+# Known arch bugs: name -> reason (xfail strict, so a fix flips them).
+XFAIL = {}
+
+TAP = re.compile(r"^(not ok|ok) (\d+) ?(.*?)(?:\s*#\s*(SKIP|TODO|XFAIL)\b\s*(.*?))?\s*$")
+TOTALS = re.compile(r"^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) xpass:(\d+) "
+                    r"skip:(\d+) error:(\d+)$", re.M)
+
+
+def program_output(out, name):
+    """The console lines between the previous program's status line (or the
+    smoke checks) and this program's status line."""
+    end = re.search(rf"^portkit-run: {re.escape(name)} (exited|killed)", out, re.M)
+    assert end, f"{name} did not run"
+    start = max(out.rfind("\nportkit-run: ", 0, end.start()),
+                out.rfind("\ncheck ", 0, end.start()))
+    return out[start:end.start()].split("\n", 2)[-1] if start >= 0 else out[:end.start()]
+
+
+def parse_tap(text):
+    """(plan, [(ok, num, name, directive, reason)], totals dict or None)."""
+    plan, results = None, []
+    for line in text.split("\n"):
+        m = re.match(r"^1\.\.(\d+)$", line)
+        if m:
+            plan = int(m.group(1))
+            continue
+        m = TAP.match(line)
+        if m:
+            results.append((m.group(1) == "ok", int(m.group(2)), m.group(3).strip(),
+                            m.group(4) or "", (m.group(5) or "").strip()))
+    m = TOTALS.search(text)
+    totals = m and dict(zip(("pass", "fail", "xfail", "xpass", "skip", "error"),
+                            map(int, m.groups())))
+    return plan, results, totals
+
+
+@pytest.fixture(scope="module")
+def selftests_boot():
+    k = guest_kernel("tsar")
+    rc, out, err = k.run_programs(*(f"kst-{n}" for n in SELFTESTS), timeout=300)
+    return out
+
+
+@pytest.mark.parametrize("name", list(SELFTESTS))
+def test_selftest(selftests_boot, name):
+    if name in XFAIL:
+        pytest.xfail(XFAIL[name])
+    out = selftests_boot
+    prog = f"kst-{name}"
+    text = program_output(out, prog)
+    status = program_status(out, prog)
+    plan, results, totals = parse_tap(text)
+    want_plan, min_pass, may_skip = SELFTESTS[name]
+
+    failed = [r for r in results if not r[0]]
+    assert not failed, f"{prog}: failing tests {failed}\n{text}"
+    if totals:
+        assert totals["fail"] == 0 and totals["error"] == 0, text
+        assert totals["pass"] >= min_pass, text
+    if want_plan is not None:
+        assert plan == want_plan, text
+        assert [r[1] for r in results] == list(range(1, plan + 1)), text
+        passed = [r for r in results if r[0] and r[3] != "SKIP"]
+        assert len(passed) >= min_pass, text
+        skipped = {r[4] or r[2] for r in results if r[3] == "SKIP"}
+        assert skipped <= may_skip, f"unexpected skips {skipped - may_skip}"
+    assert status == ("exited", 0), f"{prog}: {status}\n{text}"
+
+
+def test_peeksiginfo_verdict(selftests_boot):
+    """peeksiginfo prints PASS, nothing TAP-like."""
+    text = program_output(selftests_boot, "kst-peeksiginfo")
+    assert re.search(r"^PASS$", text, re.M), text
+
+
+def test_posix_timers_checks(selftests_boot):
+    """posix_timers prints one [OK] per check (five of them)."""
+    text = program_output(selftests_boot, "kst-posix_timers")
+    checks = re.findall(r"^Check (.*?)\.\.\. \[(OK|FAIL)\]$", text, re.M)
+    assert len(checks) == 5, text
+    assert all(v == "OK" for _, v in checks), checks
+
+
+def test_parser_sees_failures():
+    plan, results, totals = parse_tap(
+        "TAP version 13\n1..3\nok 1 a\nnot ok 2 b\nok 3 # SKIP c\n"
+        "# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0\n")
+    assert plan == 3
+    assert [r[0] for r in results] == [True, False, True]
+    assert results[2][3] == "SKIP" and results[2][4] == "c"
+    assert totals["fail"] == 1

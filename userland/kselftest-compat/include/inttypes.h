@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
+/* <inttypes.h> for the kernel selftests (32-bit MIPS o32). */
+#include "kst_libc.h"
+#define PRId8 "d"
+#define PRId16 "d"
+#define PRId32 "d"
+#define PRId64 "lld"
+#define PRIu8 "u"
+#define PRIu16 "u"
+#define PRIu32 "u"
+#define PRIu64 "llu"
+#define PRIx32 "x"
+#define PRIx64 "llx"
+#define PRIX64 "llX"
+#define PRIi64 "lli"

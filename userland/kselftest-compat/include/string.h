@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
+/* <string.h> for the kernel selftests: see kst_libc.h. */
+#include "kst_libc.h"
