@@ -15,7 +15,16 @@ KST_TESTS	:= \
 	get_syscall_info:ptrace/get_syscall_info.c \
 	futex_wait_wouldblock:futex/functional/futex_wait_wouldblock.c \
 	posix_timers:timers/posix_timers.c \
-	nanosleep:timers/nanosleep.c
+	nanosleep:timers/nanosleep.c \
+	nsleep-lat:timers/nsleep-lat.c \
+	set-timer-lat:timers/set-timer-lat.c \
+	mincore:mincore/mincore_selftest.c \
+	map_fixed_noreplace:vm/map_fixed_noreplace.c \
+	proc-self-map-files-001:proc/proc-self-map-files-001.c \
+	proc-self-map-files-002:proc/proc-self-map-files-002.c \
+	proc-self-wchan:proc/proc-self-wchan.c \
+	clone3_clear_sighand:clone3/clone3_clear_sighand.c \
+	membarrier:membarrier/membarrier_test_single_thread.c
 
 KST_NAMES	:= $(foreach t,$(KST_TESTS),$(firstword $(subst :, ,$(t))))
 KST_BINS	:= $(addprefix $(KST_OUT)/kst-,$(KST_NAMES))

@@ -583,6 +583,63 @@ static __attribute__((unused)) int adjtimex(struct timex *tx)
 	return KST_SYSCALL_RET(my_syscall1(__NR_adjtimex, tx));
 }
 
+/* ---- memory and files ---------------------------------------------- */
+
+static __attribute__((unused)) int madvise(void *addr, size_t len, int advice)
+{
+	return KST_SYSCALL_RET(my_syscall3(__NR_madvise, addr, len, advice));
+}
+
+static __attribute__((unused)) int mincore(void *addr, size_t len, unsigned char *vec)
+{
+	return KST_SYSCALL_RET(my_syscall3(__NR_mincore, addr, len, vec));
+}
+
+static __attribute__((unused)) int mlock(const void *addr, size_t len)
+{
+	return KST_SYSCALL_RET(my_syscall2(__NR_mlock, addr, len));
+}
+
+static __attribute__((unused)) int munlock(const void *addr, size_t len)
+{
+	return KST_SYSCALL_RET(my_syscall2(__NR_munlock, addr, len));
+}
+
+static __attribute__((unused)) int mprotect(void *addr, size_t len, int prot)
+{
+	return KST_SYSCALL_RET(my_syscall3(__NR_mprotect, addr, len, prot));
+}
+
+/* o32: 64-bit arguments in aligned register pairs, little-endian halves. */
+static __attribute__((unused))
+int fallocate(int fd, int mode, long long off, long long len)
+{
+	return KST_SYSCALL_RET(my_syscall6(__NR_fallocate, fd, mode,
+					   (unsigned long)off, (unsigned long)(off >> 32),
+					   (unsigned long)len, (unsigned long)(len >> 32)));
+}
+
+static __attribute__((unused))
+ssize_t readlink(const char *path, char *buf, size_t size)
+{
+	return KST_SYSCALL_RET(my_syscall4(__NR_readlinkat, AT_FDCWD, path, buf, size));
+}
+
+/* No shell in this userland: what a shell-less libc's system() says. */
+static __attribute__((unused)) int system(const char *cmd)
+{
+	return cmd ? 127 << 8 : 0;
+}
+
+#ifndef STDIN_FILENO
+#define STDIN_FILENO	0
+#define STDOUT_FILENO	1
+#define STDERR_FILENO	2
+#endif
+#ifndef MAP_ANON
+#define MAP_ANON	MAP_ANONYMOUS
+#endif
+
 /* ---- misc -------------------------------------------------------------- */
 
 static __attribute__((unused)) long sysconf(int name)
