@@ -24,7 +24,8 @@ KST_TESTS	:= \
 	proc-self-map-files-002:proc/proc-self-map-files-002.c \
 	proc-self-wchan:proc/proc-self-wchan.c \
 	clone3_clear_sighand:clone3/clone3_clear_sighand.c \
-	membarrier:membarrier/membarrier_test_single_thread.c
+	membarrier:membarrier/membarrier_test_single_thread.c \
+	sas:sigaltstack/sas.c
 
 KST_NAMES	:= $(foreach t,$(KST_TESTS),$(firstword $(subst :, ,$(t))))
 KST_BINS	:= $(addprefix $(KST_OUT)/kst-,$(KST_NAMES))
@@ -38,7 +39,8 @@ KST_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 		   -I$(KST_SRC)/futex/include -I$(KST_SRC) \
 		   $(if $(filter negative_v0,$(SYSCALL_ERRORS)),-DTSAR_SYSCALL_NEGATIVE_V0)
 KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -mno-abicalls -Wno-unused-function \
-		   -Wno-unused-variable -Wno-sign-compare -Wno-format
+		   -Wno-unused-variable -Wno-sign-compare -Wno-format \
+		   -Wno-pointer-to-int-cast
 KST_HEADERS	:= $(wildcard kselftest-compat/*.h kselftest-compat/include/*.h \
 		   kselftest-compat/include/sys/*.h)
 

@@ -38,6 +38,8 @@ SELFTESTS = {
     # 13 planned; the 3 SYNC_CORE ones only run where the arch selects
     # ARCH_HAS_MEMBARRIER_SYNC_CORE (MIPS does not either).
     "membarrier": (13, 10, set()),
+    # sigaltstack with SS_AUTODISARM and swapcontext out of the handler.
+    "sas": (3, 3, set()),
 }
 
 # Subtests that fail in this userland for reasons that are not the

@@ -14,8 +14,10 @@
 #include <limits.h>
 #include <stdbool.h>
 
+
 #include "libc.h"
 #include <asm/siginfo.h>
+#include <linux/signal.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
@@ -25,6 +27,9 @@
 
 #ifndef NULL
 #define NULL ((void *)0)
+#endif
+#ifndef offsetof
+#define offsetof(type, member)	__builtin_offsetof(type, member)
 #endif
 
 typedef long off64_t;
@@ -443,6 +448,11 @@ kst_sighandler_t signal(int sig, kst_sighandler_t handler)
 	return old.sa_handler;
 }
 
+static __attribute__((unused)) int sigaltstack(const stack_t *ss, stack_t *old)
+{
+	return KST_SYSCALL_RET(my_syscall2(__NR_sigaltstack, ss, old));
+}
+
 static __attribute__((unused)) int pause(void)
 {
 	kst_sigset_t none = { { 0, 0 } };
@@ -689,6 +699,17 @@ static __attribute__((unused)) char *strstr(const char *h, const char *n)
 		if (!strncmp(h, n, l))
 			return (char *)h;
 	return l ? NULL : (char *)h;
+}
+
+static __attribute__((unused))
+void *memmem(const void *h, size_t hl, const void *n, size_t nl)
+{
+	const char *p = h;
+
+	for (; hl >= nl; hl--, p++)
+		if (!memcmp(p, n, nl))
+			return (void *)p;
+	return NULL;
 }
 
 static __attribute__((unused)) void *memchr(const void *s, int c, size_t n)

@@ -1,3 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR MIT */
-/* No getcontext/makecontext/swapcontext in nolibc. */
-#error "ucontext: not available in the nolibc userland"
+/* <ucontext.h>: user-level contexts (see kst_ucontext.h). */
+#include "kst_libc.h"
+#include "kst_ucontext.h"
