@@ -38,7 +38,9 @@ KST_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 		   -I$(OUT)/include -I$(SYSROOT)/include -Iinclude \
 		   -I$(KST_SRC)/futex/include -I$(KST_SRC) \
 		   $(if $(filter negative_v0,$(SYSCALL_ERRORS)),-DTSAR_SYSCALL_NEGATIVE_V0)
-KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -mno-abicalls -Wno-unused-function \
+# -s: the binaries go into the gzipped initramfs that every boot unpacks
+# (about 35 boot instructions per byte). -mno-abicalls: see SELFTESTS.md.
+KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -s -mno-abicalls -Wno-unused-function \
 		   -Wno-unused-variable -Wno-sign-compare -Wno-format \
 		   -Wno-pointer-to-int-cast
 KST_HEADERS	:= $(wildcard kselftest-compat/*.h kselftest-compat/include/*.h \
