@@ -25,6 +25,13 @@
 #include <linux/auxvec.h>
 #include <kst_syscall_names.h>
 
+/* Without time32 calls the futex selftests' SYS_futex is futex_time64; a
+ * timeout they pass would need the 64-bit layout (futex_wait_wouldblock
+ * passes one that is only checked for validity). */
+#if !defined(SYS_futex) && defined(__NR_futex_time64)
+#define SYS_futex	__NR_futex_time64
+#endif
+
 #ifndef NULL
 #define NULL ((void *)0)
 #endif
@@ -512,22 +519,68 @@ __asm__(".text\n"
 typedef int clockid_t;
 typedef int timer_t;
 
+/*
+ * The time32 calls when the port has them, else their _time64 versions
+ * (a y2038-safe ABI as riscv32's), converting from the 32-bit struct
+ * timespec of nolibc's UAPI headers. -DKST_FORCE_TIME64 tries that path
+ * on a port that has both.
+ */
+#if !defined(__NR_clock_gettime) || defined(KST_FORCE_TIME64)
+#define KST_TIME64 1
+static void kst_ts64(struct __kernel_timespec *d, const struct timespec *s)
+{
+	d->tv_sec = s->tv_sec;
+	d->tv_nsec = s->tv_nsec;
+}
+
+static void kst_ts32(struct timespec *d, const struct __kernel_timespec *s)
+{
+	d->tv_sec = s->tv_sec;
+	d->tv_nsec = s->tv_nsec;
+}
+#endif
+
 static __attribute__((unused))
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
+#ifdef KST_TIME64
+	struct __kernel_timespec t;
+	long ret = my_syscall2(__NR_clock_gettime64, clk, &t);
+
+	if (!ret && ts)
+		kst_ts32(ts, &t);
+	return KST_SYSCALL_RET(ret);
+#else
 	return KST_SYSCALL_RET(my_syscall2(__NR_clock_gettime, clk, ts));
+#endif
 }
 
 static __attribute__((unused))
 int clock_getres(clockid_t clk, struct timespec *ts)
 {
+#ifdef KST_TIME64
+	struct __kernel_timespec t;
+	long ret = my_syscall2(__NR_clock_getres_time64, clk, &t);
+
+	if (!ret && ts)
+		kst_ts32(ts, &t);
+	return KST_SYSCALL_RET(ret);
+#else
 	return KST_SYSCALL_RET(my_syscall2(__NR_clock_getres, clk, ts));
+#endif
 }
 
 static __attribute__((unused))
 int clock_settime(clockid_t clk, const struct timespec *ts)
 {
+#ifdef KST_TIME64
+	struct __kernel_timespec t;
+
+	kst_ts64(&t, ts);
+	return KST_SYSCALL_RET(my_syscall2(__NR_clock_settime64, clk, &t));
+#else
 	return KST_SYSCALL_RET(my_syscall2(__NR_clock_settime, clk, ts));
+#endif
 }
 
 /* Returns the error number, as POSIX says. */
@@ -535,13 +588,34 @@ static __attribute__((unused))
 int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
 		    struct timespec *rem)
 {
+#ifdef KST_TIME64
+	struct __kernel_timespec r, m;
+	long ret;
+
+	kst_ts64(&r, req);
+	ret = my_syscall4(__NR_clock_nanosleep_time64, clk, flags, &r, rem ? &m : NULL);
+	if (ret == -EINTR && rem)
+		kst_ts32(rem, &m);
+	return -ret;
+#else
 	return -my_syscall4(__NR_clock_nanosleep, clk, flags, req, rem);
+#endif
 }
 
 static __attribute__((unused))
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
+#ifdef KST_TIME64
+	int err = clock_nanosleep(CLOCK_REALTIME, 0, req, rem);
+
+	if (err) {
+		SET_ERRNO(err);
+		return -1;
+	}
+	return 0;
+#else
 	return KST_SYSCALL_RET(my_syscall2(__NR_nanosleep, req, rem));
+#endif
 }
 
 static __attribute__((unused))
@@ -574,13 +648,38 @@ static __attribute__((unused))
 int timer_settime(timer_t id, int flags, const struct itimerspec *val,
 		  struct itimerspec *old)
 {
+#ifdef KST_TIME64
+	struct __kernel_itimerspec v, o;
+	long ret;
+
+	kst_ts64(&v.it_interval, &val->it_interval);
+	kst_ts64(&v.it_value, &val->it_value);
+	ret = my_syscall4(__NR_timer_settime64, id, flags, &v, old ? &o : NULL);
+	if (!ret && old) {
+		kst_ts32(&old->it_interval, &o.it_interval);
+		kst_ts32(&old->it_value, &o.it_value);
+	}
+	return KST_SYSCALL_RET(ret);
+#else
 	return KST_SYSCALL_RET(my_syscall4(__NR_timer_settime, id, flags, val, old));
+#endif
 }
 
 static __attribute__((unused))
 int timer_gettime(timer_t id, struct itimerspec *val)
 {
+#ifdef KST_TIME64
+	struct __kernel_itimerspec v;
+	long ret = my_syscall2(__NR_timer_gettime64, id, &v);
+
+	if (!ret) {
+		kst_ts32(&val->it_interval, &v.it_interval);
+		kst_ts32(&val->it_value, &v.it_value);
+	}
+	return KST_SYSCALL_RET(ret);
+#else
 	return KST_SYSCALL_RET(my_syscall2(__NR_timer_gettime, id, val));
+#endif
 }
 
 static __attribute__((unused)) int timer_delete(timer_t id)
@@ -588,10 +687,12 @@ static __attribute__((unused)) int timer_delete(timer_t id)
 	return KST_SYSCALL_RET(my_syscall1(__NR_timer_delete, id));
 }
 
+#ifdef __NR_adjtimex
 static __attribute__((unused)) int adjtimex(struct timex *tx)
 {
 	return KST_SYSCALL_RET(my_syscall1(__NR_adjtimex, tx));
 }
+#endif
 
 /* ---- memory and files ---------------------------------------------- */
 
