@@ -94,7 +94,7 @@ def kunit_boot():
 def test_boot_completes(kunit_boot):
     rc, out, err = kunit_boot
     assert "Run /init as init process" in out, out[-3000:]
-    assert "portkit-init: 13 passed, 0 failed" in out, out[-3000:]
+    assert re.search(r"^portkit-init: \d+ passed, 0 failed$", out, re.M), out[-3000:]
     assert rc == 0, err
     for bad in ("Oops", "Kernel panic", "kernel BUG", "WARNING:", "Unable to handle"):
         assert bad not in out, f"{bad!r} in the boot log"
