@@ -444,8 +444,32 @@ def _display_for(path: Path, leaf: Path, leaf_display: str) -> str:
         return str(path)
 
 
+def _item_name(node: Node) -> str | None:
+    if isinstance(node, MappingNode):
+        for k, v in node.value:
+            if isinstance(k, ScalarNode) and k.value == "name" and isinstance(v, ScalarNode):
+                return v.value
+    return None
+
+
 def _merge(base: Node, delta: Node) -> Node:
-    """Delta over base: mappings merge key by key, anything else is replaced."""
+    """Delta over base: mappings merge key by key; lists of named mappings (devices,
+    frame slots...) merge item by item on ``name`` (new names are appended);
+    anything else is replaced."""
+    if isinstance(base, SequenceNode) and isinstance(delta, SequenceNode) and delta.value:
+        bnames = [_item_name(n) for n in base.value]
+        dnames = [_item_name(n) for n in delta.value]
+        if all(bnames) and all(dnames) and len(set(dnames)) == len(dnames):
+            items = list(base.value)
+            for n, name in zip(delta.value, dnames):
+                if name in bnames:
+                    i = bnames.index(name)
+                    items[i] = _merge(items[i], n)
+                else:
+                    items.append(n)
+            return SequenceNode(delta.tag, items, base.start_mark, base.end_mark,
+                                flow_style=base.flow_style)
+        return delta
     if not (isinstance(base, MappingNode) and isinstance(delta, MappingNode)):
         return delta
     index = {}
