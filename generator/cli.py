@@ -15,6 +15,7 @@ from pathlib import Path
 from . import __version__
 from .errors import DriftError, PortkitError
 from .output import apply_plan, check_report, drift_message, make_plan, unified_diff
+from .layers import check_contract
 from .render import Project, Renderer, rel_display
 from .spec import load_spec
 
@@ -47,6 +48,7 @@ def run(argv: list[str] | None, root: Path) -> int:
     spec_path = Path(args.spec)
     spec = load_spec(spec_path, display=args.spec)
     project = Project(root, spec)
+    check_contract(project)
     files = Renderer(project).render_tree()
 
     outdir = Path(args.outdir) if args.outdir else root / "generated"
