@@ -42,11 +42,12 @@ class Responsibility:
     key: str
     title: str
     symbols: tuple[str, ...]     # what the rest of the kernel calls (for undefined symbols)
-    stub: str | None = None      # stub template in templates/_stubs/, if one is needed
+    stubs: tuple[tuple[str, str], ...] = ()  # (template in templates/_stubs/, output path)
 
 
 RESPONSIBILITIES: tuple[Responsibility, ...] = (
-    Responsibility("boot", "boot entry", ("kernel_entry", "setup_arch", "cpuinfo_op"), "boot.S.j2"),
+    Responsibility("boot", "boot entry", ("kernel_entry", "setup_arch", "cpuinfo_op"),
+                   (("boot.S.j2", "kernel/stub_boot.S"), ("setup.c.j2", "kernel/stub_setup.c"))),
     Responsibility("vectors", "exception vectors", ("trap_init", "handle_exception", "ret_from_exception",
                                                     "die", "show_regs")),
     Responsibility("mmu", "TLB/MMU fault handling", ("do_page_fault", "paging_init", "mem_init",
@@ -60,13 +61,13 @@ RESPONSIBILITIES: tuple[Responsibility, ...] = (
     Responsibility("uaccess", "uaccess", ("__copy_user", "__clear_user", "__strncpy_from_user",
                                           "__strnlen_user", "raw_copy_from_user",
                                           "raw_copy_to_user")),
-    Responsibility("irqchip", "irqchip", ("init_IRQ", "do_IRQ"), "irqchip.c.j2"),
-    Responsibility("timer", "timer and clocksource", ("time_init",), "timer.c.j2"),
-    Responsibility("console", "console", (), "console.c.j2"),
+    Responsibility("irqchip", "irqchip", ("init_IRQ", "do_IRQ"), (("irqchip.c.j2", "kernel/stub_irqchip.c"),)),
+    Responsibility("timer", "timer and clocksource", ("time_init",), (("timer.c.j2", "kernel/stub_timer.c"),)),
+    Responsibility("console", "console", (), (("console.c.j2", "kernel/stub_console.c"),)),
     Responsibility("poweroff", "power-off", ("machine_power_off", "machine_halt", "machine_restart",
-                                            "pm_power_off"), "poweroff.c.j2"),
+                                            "pm_power_off"), (("poweroff.c.j2", "kernel/stub_poweroff.c"),)),
     Responsibility("smp", "SMP bring-up", ("smp_prepare_cpus", "smp_init_cpus", "__cpu_up",
-                                           "smp_send_reschedule"), "smp.c.j2"),
+                                           "smp_send_reschedule"), (("smp.c.j2", "kernel/stub_smp.c"),)),
 )
 BY_KEY = {r.key: r for r in RESPONSIBILITIES}
 
@@ -236,7 +237,14 @@ def check_contract(project) -> None:
         raise ContractError([str(m) for m in msgs])
 
 
+def needed(project, resp: Responsibility) -> bool:
+    """SMP bring-up is only a responsibility with more than one CPU."""
+    if resp.key == "smp":
+        return (project.spec.data["platform"]["cpus"]["count"] or 1) > 1
+    return True
+
+
 def stubs_needed(project) -> list[Responsibility]:
-    """Responsibilities no layer provides and that have a stub."""
+    """Needed responsibilities no layer provides and that have stubs."""
     prov = providers(project)
-    return [r for r in RESPONSIBILITIES if prov[r.key] is None and r.stub]
+    return [r for r in RESPONSIBILITIES if prov[r.key] is None and r.stubs and needed(project, r)]
