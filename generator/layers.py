@@ -99,6 +99,12 @@ class ContractError(PortkitError):
                          "nothing written.")
 
 
+def _yaml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _lookup(data: Any, path: str) -> tuple[bool, Any]:
     cur = data
     for part in path.split("."):
@@ -208,11 +214,11 @@ def check_contract(project) -> None:
                             f"relies on it (relies_on in {shown})")
                 continue
             have = _names_at(value)
-            for name in names:
-                if str(name) not in have:
-                    msgs.append(f"{at(path)}: no '{name}' here, but layer {layer.display} relies "
-                                f"on it (relies_on in {shown}); the spec defines: "
-                                + ", ".join(sorted(have)))
+            missing = [str(n) for n in names if str(n) not in have]
+            if missing:
+                msgs.append(f"{at(path)}: layer {layer.display} relies on "
+                            + ", ".join(missing) + f" (relies_on in {shown}), which the spec no "
+                            "longer has; it defines: " + ", ".join(sorted(have)))
     for key, resps in CONTRACT_KEYS.items():
         found, value = _lookup(data, key)
         if not found:
@@ -221,17 +227,18 @@ def check_contract(project) -> None:
         if declaring:
             ok = [layer for layer in declaring if value in layer.meta["implements"][key]]
             if not ok:
-                who = "; ".join(f"{layer.display} implements {layer.meta['implements'][key]}"
+                who = "; ".join(f"{layer.display} implements "
+                                + ", ".join(map(_yaml, layer.meta["implements"][key]))
                                 for layer in declaring)
-                msgs.append(f"{at(key)}: the spec asks for {value!r}, which no layer implements "
+                msgs.append(f"{at(key)}: the spec asks for {_yaml(value)}, which no layer implements "
                             f"({who})")
             continue
         users = sorted({prov[r].display for r in resps if prov[r] is not None})
         if users:
-            msgs.append(f"{at(key)}: the spec asks for {value!r}, but no layer states that it "
-                        f"implements {key}; {', '.join(users)} provide(s) "
+            msgs.append(f"{at(key)}: the spec asks for {_yaml(value)}, but no layer states that it "
+                        f"implements {key}, and {', '.join(users)} provide(s) "
                         + ", ".join(BY_KEY[r].title for r in resps if prov[r] is not None)
-                        + f" (add '{key}: [{value}]' under implements: in the layer.yaml that "
+                        + f" (add '{key}: [{_yaml(value)}]' under implements: in the layer.yaml that "
                         "supports it)")
     if msgs:
         raise ContractError([str(m) for m in msgs])

@@ -474,10 +474,13 @@ class Renderer:
                 rendered = self.render_source(source, out_rel)
                 if rendered is not None:
                     out[out_rel] = rendered
-        produced = set(out) | set(late)
-        helpers = kbuild_helpers(produced)
-        for out_rel, source in late.items():
-            rendered = self.render_source(source, out_rel, helpers)
+        # Deepest first: a parent's list of subdirectories sees whether each
+        # subdirectory's Makefile was produced (one with no objects is not).
+        pending = set(late)
+        for out_rel in sorted(late, key=lambda r: (-r.count("/"), r)):
+            pending.discard(out_rel)
+            helpers = kbuild_helpers(set(out) | pending | {out_rel})
+            rendered = self.render_source(late[out_rel], out_rel, helpers)
             if rendered is not None:
                 out[out_rel] = rendered
         return {r.path: r for _, r in sorted(out.items())}

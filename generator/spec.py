@@ -455,7 +455,12 @@ def _item_name(node: Node) -> str | None:
 def _merge(base: Node, delta: Node) -> Node:
     """Delta over base: mappings merge key by key; lists of named mappings (devices,
     frame slots...) merge item by item on ``name`` (new names are appended);
-    anything else is replaced."""
+    anything else is replaced. A delta node tagged ``!replace`` replaces the
+    base's value outright (to drop list items or mapping keys)."""
+    if delta.tag == "!replace":
+        delta.tag = {MappingNode: "tag:yaml.org,2002:map", SequenceNode: "tag:yaml.org,2002:seq"
+                     }.get(type(delta), "tag:yaml.org,2002:str")
+        return delta
     if isinstance(base, SequenceNode) and isinstance(delta, SequenceNode) and delta.value:
         bnames = [_item_name(n) for n in base.value]
         dnames = [_item_name(n) for n in delta.value]
