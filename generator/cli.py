@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import DriftError, PortkitError
-from .output import apply_plan, check_report, drift_message, make_plan, unified_diff
+from .output import lock_outdir, apply_plan, check_report, drift_message, make_plan, unified_diff
 from .layers import check_contract
 from .render import Project, Renderer, rel_display
 from .spec import load_spec
@@ -53,6 +53,15 @@ def run(argv: list[str] | None, root: Path) -> int:
 
     outdir = Path(args.outdir) if args.outdir else root / "generated"
     out_shown = _shown(outdir)
+    lock = None if (args.check or args.diff) else lock_outdir(outdir)
+    try:
+        return _plan_and_write(args, project, files, outdir, out_shown)
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _plan_and_write(args, project, files, outdir: Path, out_shown: str) -> int:
     plan = make_plan(outdir, project.arch, files, project.spec_display, force=args.force)
     say = (lambda *a: None) if args.quiet else print
 
