@@ -30,7 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="generate.py",
         description="Render arch/<name>/ from an arch-spec.yaml, templates/ and overrides/.")
-    p.add_argument("spec", help="the arch spec (YAML)")
+    p.add_argument("spec", nargs="?", help="the arch spec (YAML)")
+    p.add_argument("--status", action="store_true",
+                   help="print the porting report (responsibilities, layers, undefined symbols "
+                        "after a build) instead of generating")
+    p.add_argument("--markdown", metavar="FILE", help="with --status: also write it as Markdown")
+    p.add_argument("--build", metavar="DIR",
+                   help="with --status: the kernel build directory (default: the Makefile's, "
+                        "build/<arch> or build/<spec stem>)")
+    p.add_argument("--new", metavar="NAME", help="scaffold a new arch: NAME.yaml (a commented "
+                   "delta over --from) and an empty layer overrides/NAME/")
+    p.add_argument("--from", dest="from_spec", metavar="SPEC", default=None,
+                   help="with --new: the spec to start from (default arch-spec.yaml)")
     p.add_argument("-o", "--outdir", help="output directory (default: generated/ in the project root)")
     p.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 if the output is not what the spec produces")
@@ -44,11 +55,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(argv: list[str] | None, root: Path) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.new:
+        from .scaffold import scaffold
+
+        return scaffold(root, args.new, Path(args.from_spec or root / "arch-spec.yaml"),
+                        Path(args.spec) if args.spec else None, quiet=args.quiet)
+    if not args.spec:
+        parser.error("the spec is required")
     spec_path = Path(args.spec)
     spec = load_spec(spec_path, display=args.spec)
     project = Project(root, spec)
     check_contract(project)
+    if args.status:
+        from .status import format_markdown, format_text, make_report
+
+        if args.build:
+            build = Path(args.build)
+        elif spec_path.resolve() == (root / "arch-spec.yaml").resolve():
+            build = root / "build" / project.arch
+        else:
+            build = root / "build" / spec_path.stem
+        report = make_report(project, build)
+        sys.stdout.write(format_text(report))
+        if args.markdown:
+            Path(args.markdown).write_text(format_markdown(report), encoding="utf-8")
+        return 0
     files = Renderer(project).render_tree()
 
     outdir = Path(args.outdir) if args.outdir else root / "generated"
