@@ -73,6 +73,8 @@ BY_KEY = {r.key: r for r in RESPONSIBILITIES}
 
 #: Spec values code must be written for -> the responsibilities that depend on them.
 CONTRACT_KEYS: dict[str, tuple[str, ...]] = {
+    "arch.kernel_series": tuple(r.key for r in RESPONSIBILITIES),
+    "boot.entry_mmu_enabled": ("boot",),
     "isa.family": ("vectors", "syscall", "signals", "context", "uaccess", "boot"),
     "isa.endianness": ("vectors", "syscall", "signals", "uaccess", "boot"),
     "isa.fpu": ("context", "signals", "vectors"),

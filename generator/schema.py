@@ -341,7 +341,6 @@ PLATFORM = Map(doc="the board", fields={
 
 BOOT = Map(doc="boot protocol", fields={
     "entry_mmu_enabled": Bool(doc="MMU on at the kernel entry"),
-    "entry_status": Int(doc="CP0 Status at the kernel entry", min=0, max=0xFFFFFFFF),
     "dtb_register": _reg("register holding the DTB physical address"),
     "bootargs": Str(doc="default kernel command line", default="", pattern=TEXT,
                     pattern_doc=TEXT_DOC),
