@@ -77,7 +77,7 @@ def contract_layer(proj, text):
 
 def test_contract_refuses_unimplemented_value(proj):
     contract_layer(proj, "provides:\n  mmu: [include/asm/io.h]\nimplements:\n  mmu.walker: [hardware]\n"
-                   "  mmu.tlb_coherent: [true]\n")
+                   "  mmu.tlb_coherent: [true]\n  arch.kernel_series: ['6.1']\n")
     assert proj.run().rc == 0
     proj.edit("  walker: hardware", "  walker: software")
     r = proj.run()
