@@ -41,6 +41,10 @@ def test_killed_generation_is_recovered(built, kill_at):
     built.edit("  hz: 100", "  hz: 250")
     built.edit("  clock_hz: 25000000", "  clock_hz: 50000000")
     assert killed_run(built, kill_at) == -9
+    # the user changes the spec again before rerunning: files the killed run
+    # wrote now match neither the manifest nor the new output
+    built.edit("  hz: 250", "  hz: 300")
+    built.edit("  clock_hz: 50000000", "  clock_hz: 40000000")
     # the next run: no --force needed, no drift reported
     r = built.run()
     assert r.rc == 0, r.err
@@ -70,3 +74,20 @@ def test_hand_edit_still_detected_after_interruption(built):
     page.write_text(page.read_text() + "/* mine */\n")
     r = built.run()
     assert r.rc == 3 and "include/asm/page.h: edited by hand" in r.err
+
+
+def test_concurrent_generations_into_one_outdir(built):
+    """Two arches generated into one output directory at the same time: the
+    lock serializes them, so the manifest keeps both."""
+    from gen_helpers import make_project
+    other = make_project(built.path.parent / "other")
+    other.edit("  name: tsar\n", "  name: tsar2\n")
+    (other.path / "overrides/tsar").rename(other.path / "overrides/tsar2")
+    import json
+    for _ in range(3):
+        procs = [subprocess.Popen([sys.executable, str(p.path / "generate.py"), "spec.yaml", "-o",
+                                   str(built.outdir / "shared"), "-q"], cwd=p.path)
+                 for p in (built, other)]
+        assert [p.wait(timeout=60) for p in procs] == [0, 0]
+        m = json.loads((built.outdir / "shared/.portkit-manifest.json").read_text())
+        assert set(m["arches"]) == {"tsar", "tsar2"}
