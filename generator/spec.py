@@ -115,6 +115,7 @@ class _Walker:
         self.diags: list[Diagnostic] = []
         self.lines: dict[str, int] = {}
         self.files: dict[str, str] = {}
+        self.visited = 0
         self._ctor = SafeConstructor()
 
     def error(self, where: "Node | int", path: str, message: str) -> None:
@@ -155,6 +156,11 @@ class _Walker:
 
     # -- dispatch ---------------------------------------------------------
     def walk(self, f: S.Field, node: Node, path: str) -> Any:
+        self.visited += 1
+        if self.visited > MAX_SPEC_VALUES:
+            raise SpecError([Diagnostic(_file(node, self.display), _line(node), path,
+                                        f"the spec expands to more than {MAX_SPEC_VALUES} values "
+                                        "(YAML aliases nested too deep?); refusing it")])
         if isinstance(f, S.Map):
             return self.walk_map(f, node, path)
         if isinstance(f, S.Table):
@@ -345,6 +351,8 @@ class _Walker:
 
 #: Specs larger than this are refused before parsing (a real spec is ~10 KiB).
 MAX_SPEC_BYTES = 1 << 20
+#: At most this many values are walked (aliases can make a small file huge).
+MAX_SPEC_VALUES = 100_000
 #: How deep ``extends:`` chains may go.
 MAX_EXTENDS_DEPTH = 8
 

@@ -134,3 +134,16 @@ def test_encoding_error_names_the_real_line(proj):
     proj.spec.write_bytes(raw.replace(b"  hz: 100", b"  hz: 100 # \xff\xfe"))
     r = proj.run()
     assert r.rc == 2 and f"spec.yaml:{n}: not UTF-8: byte 0xff" in r.err
+
+
+def test_alias_bomb_refused_quickly(proj):
+    bomb = "a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n" + "".join(
+        f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]\n"
+        for i in range(1, 9))
+    proj.spec.write_text(proj.spec.read_text().replace(
+        "    - CONFIG_SYSVIPC=y\n", "    - CONFIG_SYSVIPC=y\n    - *a8\n").replace(
+        "arch:\n", "x_bomb:\n" + "".join("  " + line + "\n" for line in bomb.splitlines()) + "arch:\n", 1))
+    t = time.monotonic()
+    r = proj.run()
+    assert time.monotonic() - t < 10
+    assert r.rc == 2 and "Traceback" not in r.err and "expands to more than 100000 values" in r.err
