@@ -106,7 +106,9 @@ kernel: userland
 		--set-str INITRAMFS_SOURCE $(KOUT)/userland/initramfs.list
 	@$(KMAKE) olddefconfig >/dev/null
 	@echo "  KBUILD  vmlinux for $(ARCH_NAME) in $(KOUT) (about 3 minutes from scratch on 2 cores)"
-	$(KMAKE) vmlinux dtbs
+	@# The log lets ./generate.py --status map undefined symbols to responsibilities.
+	@{ $(KMAKE) vmlinux dtbs 2>&1; echo $$? > $(KOUT)/.kbuild-status; } | tee $(KOUT)/build.log
+	@exit $$(cat $(KOUT)/.kbuild-status)
 	@cp $(KOUT)/arch/$(ARCH_NAME)/boot/dts/$(PLATFORM).dtb $(KOUT)/$(PLATFORM).dtb
 	@$(CROSS_COMPILE)size $(KOUT)/vmlinux
 	@echo "  KERNEL  $(KOUT)/vmlinux"
