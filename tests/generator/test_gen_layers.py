@@ -221,3 +221,22 @@ def test_generic_y_leaves_out_headers_the_arch_has(tmp_path):
 def test_tsar_has_no_stubs():
     files = [p.name for p in (ROOT / "generated/arch/tsar/kernel").iterdir()]
     assert not [f for f in files if f.startswith("stub_")]
+
+
+def test_real_template_blocks_extendable_from_a_layer(tmp_path):
+    dest = real_project(tmp_path)
+    rc, err = gen(dest)
+    assert rc == 0, err
+    before = (dest / "out/arch/tsar/include/asm/page.h").read_text()
+    (dest / "overrides/mmu-cp2/include/asm/page.h.j2").write_text(
+        "{% extends parent_template %}\n{% block clear_page %}\n"
+        "void clear_page(void *page);\nvoid copy_page(void *to, void *from);\n{% endblock %}\n")
+    rc, err = gen(dest, "--force")
+    assert rc == 0, err
+    after = (dest / "out/arch/tsar/include/asm/page.h").read_text()
+    assert "void clear_page(void *page);" in after and "memset((page)" not in after
+    body = lambda t: t.split("#ifndef _ASM_TSAR_PAGE_H")[1]  # noqa: E731
+    assert body(after).replace("void clear_page(void *page);\nvoid copy_page(void *to, void *from);\n",
+                               "") == body(before).replace(
+        "#define clear_page(page)\tmemset((page), 0, PAGE_SIZE)\n"
+        "#define copy_page(to, from)\tmemcpy((to), (from), PAGE_SIZE)\n", "")
