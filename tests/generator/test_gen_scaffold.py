@@ -51,31 +51,31 @@ def test_status_tsar_complete(tmp_path):
 
 def test_new_scaffold_generates_with_stubs(tmp_path):
     root = real_copy(tmp_path)
-    rc, out, err = run(root, "--new", "mysoc")
+    rc, out, err = run(root, "--new", "tsoc")
     assert rc == 0, err
-    spec = (root / "mysoc.yaml").read_text()
-    assert spec.startswith("# mysoc.yaml: the mysoc port, as a delta over")
-    assert "extends: arch-spec.yaml" in spec and "layers: [mips32, mmu-cp2, mysoc]" in spec
-    assert (root / "overrides/mysoc/layer.yaml").is_file()
+    spec = (root / "tsoc.yaml").read_text()
+    assert spec.startswith("# tsoc.yaml: the tsoc port, as a delta over")
+    assert "extends: arch-spec.yaml" in spec and "layers: [mips32, mmu-cp2, tsoc]" in spec
+    assert (root / "overrides/tsoc/layer.yaml").is_file()
     # refuses to overwrite
-    rc, _, err = run(root, "--new", "mysoc")
+    rc, _, err = run(root, "--new", "tsoc")
     assert rc == 2 and "exists; not overwriting it" in err
     rc, _, err = run(root, "--new", "My-SoC")
     assert rc == 2 and "lowercase identifier" in err
 
-    rc, out, err = run(root, "mysoc.yaml", "-o", "out", "-q")
+    rc, out, err = run(root, "tsoc.yaml", "-o", "out", "-q")
     assert rc == 0, err
-    kdir = root / "out/arch/mysoc/kernel"
+    kdir = root / "out/arch/tsoc/kernel"
     stubs = sorted(p.name for p in kdir.glob("stub_*"))
     assert stubs == ["stub_boot.S", "stub_console.c", "stub_irqchip.c", "stub_poweroff.c",
                      "stub_setup.c", "stub_timer.c"]
     assert "obj-y += stub_timer.o" in (kdir / "Makefile").read_text()
-    assert not (root / "out/arch/mysoc/drivers").exists()      # no drivers yet, no Makefile
+    assert not (root / "out/arch/tsoc/drivers").exists()      # no drivers yet, no Makefile
     assert "head.S" not in (kdir / "Makefile").read_text()
     timer = (kdir / "stub_timer.c").read_text()
-    assert 'panic("portkit stub: timer and clocksource is not ported to mysoc' in timer
+    assert 'panic("portkit stub: timer and clocksource is not ported to tsoc' in timer
 
-    rc, out, err = run(root, "--status", "mysoc.yaml", "--build", str(tmp_path / "none"))
+    rc, out, err = run(root, "--status", "tsoc.yaml", "--build", str(tmp_path / "none"))
     assert rc == 0, err
     assert "6 of 11 needed responsibilities ported, 5 stubs" in out
     for title in ("boot entry", "irqchip", "timer and clocksource", "console", "power-off"):
