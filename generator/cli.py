@@ -67,23 +67,42 @@ def run(argv: list[str] | None, root: Path) -> int:
     spec_path = Path(args.spec)
     spec = load_spec(spec_path, display=args.spec)
     project = Project(root, spec)
-    check_contract(project)
     if args.status:
-        from .status import format_markdown, format_text, make_report
-
-        if args.build:
-            build = Path(args.build)
-        elif spec_path.resolve() == (root / "arch-spec.yaml").resolve():
-            build = root / "build" / project.arch
-        else:
-            build = root / "build" / spec_path.stem
-        report = make_report(project, build)
-        sys.stdout.write(format_text(report))
-        if args.markdown:
-            Path(args.markdown).write_text(format_markdown(report), encoding="utf-8")
-        return 0
+        return _status(args, root, spec_path, project)
+    check_contract(project)
     files = Renderer(project).render_tree()
+    return _write(args, root, project, files)
 
+
+def _status(args, root: Path, spec_path: Path, project) -> int:
+    """The porting report; contract violations are shown in it, then exit 2."""
+    from .layers import ContractError
+
+    try:
+        check_contract(project)
+        broken = None
+    except ContractError as exc:
+        broken = exc
+    from .status import format_markdown, format_text, make_report
+
+    if args.build:
+        build = Path(args.build)
+    elif spec_path.resolve() == (root / "arch-spec.yaml").resolve():
+        build = root / "build" / project.arch
+    else:
+        build = root / "build" / spec_path.stem
+    report = make_report(project, build)
+    sys.stdout.write(format_text(report))
+    if args.markdown:
+        Path(args.markdown).write_text(format_markdown(report), encoding="utf-8")
+    if broken is not None:
+        print(str(broken).replace("nothing written.", "the spec cannot be generated."),
+              file=sys.stderr)
+        return broken.exit_code
+    return 0
+
+
+def _write(args, root: Path, project, files) -> int:
     outdir = Path(args.outdir) if args.outdir else root / "generated"
     out_shown = _shown(outdir)
     lock = None if (args.check or args.diff) else lock_outdir(outdir)

@@ -96,3 +96,12 @@ def test_status_maps_undefined_symbols(tmp_path):
     assert "irqchip                  init_IRQ" in out
     assert "timer and clocksource    time_init" in out
     assert "(other)                  mystery_symbol" in out
+
+
+def test_status_shows_contract_violations(tmp_path):
+    root = real_copy(tmp_path)
+    (root / "hardfpu.yaml").write_text("extends: arch-spec.yaml\nisa:\n  fpu: hard\n")
+    rc, out, err = run(root, "--status", "hardfpu.yaml", "--build", str(tmp_path / "none"))
+    assert rc == 2
+    assert "isa.fpu                        none                     spec: hard  <- NOT IMPLEMENTED" in out
+    assert "hardfpu.yaml:3: isa.fpu: the spec asks for hard, which no layer implements" in err
