@@ -14,9 +14,12 @@ JOBS      ?= $(shell nproc)
 TOP       := $(abspath .)
 BUILD     := $(TOP)/build
 
-# The Debian kernel source, unpacked once and shared by every spec.
+# The Debian kernel source, unpacked once; each spec builds in its own
+# hard-linked copy (cp -al: seconds, no extra space) whose arch/<name> points
+# at that spec's generated tree, so two specs with the same arch name can
+# configure, build and test at the same time.
 KSRC_TAR  := /usr/src/linux-source-6.1.tar.xz
-KSRC      := $(BUILD)/linux-source-6.1
+KSRC0     := $(BUILD)/linux-source-6.1
 
 # What the spec is called and where its output goes: the default spec
 # generates into generated/ (committed), any other one under build/gen/.
@@ -31,6 +34,7 @@ else
 GEN_OUT   := $(BUILD)/gen/$(SPEC_STEM)
 KOUT       = $(BUILD)/$(SPEC_STEM)
 endif
+KSRC      := $(BUILD)/ktree/$(SPEC_STEM)
 
 # A kernel variant: the spec's defconfig plus a config fragment (debug
 # options, test suites), built in a directory of its own.
@@ -67,15 +71,23 @@ generate:
 check-generated:
 	$(PYTHON) generate.py arch-spec.yaml --check
 
-# Unpack the kernel once; then point arch/<name> at the generated tree.
-$(KSRC)/Makefile:
+# Unpack the kernel once (into a private directory, renamed when complete).
+$(KSRC0)/Makefile:
 	@scripts/install-deps.sh kernel
 	@mkdir -p $(BUILD)
-	@echo "  UNPACK  $(KSRC_TAR) -> $(KSRC) (about 10 s, one dot per 5000 files)"
-	@rm -rf $(KSRC).tmp && mkdir -p $(KSRC).tmp
-	@tar -C $(KSRC).tmp -xf $(KSRC_TAR) --checkpoint=5000 --checkpoint-action=dot
-	@echo
-	@mv $(KSRC).tmp/linux-source-6.1 $(KSRC) && rmdir $(KSRC).tmp
+	@echo "  UNPACK  $(KSRC_TAR) -> $(KSRC0) (about 10 s, one dot per 5000 files)"
+	@tmp=$$(mktemp -d $(BUILD)/.unpack.XXXXXX) && \
+	tar -C $$tmp -xf $(KSRC_TAR) --checkpoint=5000 --checkpoint-action=dot && echo && \
+	{ mv -T $$tmp/linux-source-6.1 $(KSRC0) 2>/dev/null || true; } && rm -rf $$tmp
+
+# This spec's kernel tree: a hard-linked copy of the pristine one, made
+# privately and renamed into place (concurrent makes cannot see half a copy),
+# with arch/<name> pointing at this spec's generated directory.
+$(KSRC)/Makefile: $(KSRC0)/Makefile
+	@mkdir -p $(BUILD)/ktree
+	@echo "  TREE    $(KSRC) (hard links to $(KSRC0))"
+	@tmp=$$(mktemp -d $(BUILD)/ktree/.copy.XXXXXX) && cp -al $(KSRC0) $$tmp/tree && \
+	{ mv -T $$tmp/tree $(KSRC) 2>/dev/null || true; } && rm -rf $$tmp
 
 kernel-tree: $(KSRC)/Makefile generate
 	@ln -sfn $(GEN_OUT)/arch/$(ARCH_NAME) $(KSRC)/arch/$(ARCH_NAME)
@@ -106,7 +118,7 @@ SYSCALL_ERRORS = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) abi.syscall.err
 userland: kconfig
 	$(KMAKE) headers_install INSTALL_HDR_PATH=$(KOUT)/sysroot
 	$(MAKE) -C userland OUT=$(KOUT)/userland SYSROOT=$(KOUT)/sysroot \
-		NOLIBC=$(KSRC)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
+		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
 		SYSCALL_ERRORS=$(SYSCALL_ERRORS)
 
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
@@ -115,7 +127,9 @@ kernel: userland
 		--set-str INITRAMFS_SOURCE $(KOUT)/userland/initramfs.list
 	@$(KMAKE) olddefconfig >/dev/null
 	@echo "  KBUILD  vmlinux for $(ARCH_NAME) in $(KOUT) (about 3 minutes from scratch on 2 cores)"
-	$(KMAKE) vmlinux dtbs
+	@# The log lets ./generate.py --status map undefined symbols to responsibilities.
+	@{ $(KMAKE) vmlinux dtbs 2>&1; echo $$? > $(KOUT)/.kbuild-status; } | tee $(KOUT)/build.log
+	@exit $$(cat $(KOUT)/.kbuild-status)
 	@cp $(KOUT)/arch/$(ARCH_NAME)/boot/dts/$(PLATFORM).dtb $(KOUT)/$(PLATFORM).dtb
 	@$(CROSS_COMPILE)size $(KOUT)/vmlinux
 	@echo "  KERNEL  $(KOUT)/vmlinux"
@@ -147,7 +161,7 @@ bench: emulator kernel
 		--vmlinux $(KOUT)/vmlinux
 
 clean:
-	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator
+	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator $(BUILD)/ktree
 
 distclean:
 	rm -rf $(BUILD)

@@ -7,7 +7,10 @@ Modules
   derive    values computed from the spec (the ``derived`` template variable)
   filters   Jinja filters and helper functions
   headers   the "generated, do not edit" header and its placement
-  render    templates + overrides -> files in memory
+  render    templates + override layers -> files in memory (build files last)
+  layers    layer.yaml, the spec/layer contract, responsibilities and stubs
+  status    --status: the porting report
+  scaffold  --new: a spec delta and an empty arch layer
   output    manifest, drift detection, atomic writes, --check/--diff
   cli       the generate.py command line
 
@@ -16,6 +19,11 @@ Template context (Jinja globals)
   arch isa abi mmu layout platform boot kernel   its top-level sections
   derived           computed values (see generator/derive.py)
   spec_path         the spec file, relative to the project root
+  parent_template   what the next lower layer (or templates/) provides at this
+                    path, for {% extends parent_template %} (None if nothing)
+  arch_files has() objs() subdirs() generic_y()   in Makefile/Kbuild only:
+                    the merged file set (see generator/render.py)
+  responsibility    in templates/_stubs only: the title being stubbed
   portkit_version   generator version
   output_path       this file's path, e.g. arch/tsar/include/asm/page.h
   source_path       this file's template/override, e.g. templates/Makefile.j2

@@ -77,6 +77,26 @@ def word_bits_32(d, report):
 
 
 @rule
+def endianness_stated_once(d, report):
+    isa = d["isa"]
+    for key in ("cflags", "aflags"):
+        for i, flag in enumerate(isa[key]):
+            if flag in ("-EL", "-EB", "-mel", "-meb"):
+                report(f"isa.{key}[{i}]", f"'{flag}' is derived from isa.endianness "
+                       f"({isa['endianness']}); remove it\nwhy: one fact, one place")
+    for i, flag in enumerate(isa["ldflags"]):
+        if flag in ("-m", "-EL", "-EB") or (flag or "").startswith("elf32"):
+            report(f"isa.ldflags[{i}]", f"'{flag}': the linker emulation is derived from "
+                   f"isa.endianness ({isa['endianness']}); remove it")
+    want = "mipsel" if isa["endianness"] == "little" else "mips"
+    for i, prefix in enumerate(isa["cross_compile"] or []):
+        if isa["family"] == "mips32" and prefix.split("-")[0] in ("mips", "mipsel") \
+                and prefix.split("-")[0] != want:
+            report(f"isa.cross_compile[{i}]", f"'{prefix}' builds for the other byte order "
+                   f"(isa.endianness is {isa['endianness']}: {want}-...)")
+
+
+@rule
 def cache_line_pow2(d, report):
     n = d["isa"]["l1_cache_line"]
     if not is_pow2(n):
@@ -121,11 +141,6 @@ def levels_geometry(d, report):
                f"{pt2_bytes} bytes, but page_size is {ps}\n"
                "why: each second-level table must fill exactly one page (it is allocated "
                "as a page and indexed by the virtual-address bits above PAGE_SHIFT)")
-    if bps != ps * pt2["entries"]:
-        report("mmu.big_page_size",
-               f"big_page_size is {size_str(bps)}, but page_size x {pt2['name']} entries = "
-               f"{size_str(ps)} x {pt2['entries']} = {size_str(ps * pt2['entries'])}\n"
-               "why: one first-level entry maps what one second-level table maps")
     space = 1 << d["isa"]["word_bits"]
     if pt1["entries"] * bps != space:
         report("mmu.levels[0].entries",
@@ -133,18 +148,6 @@ def levels_geometry(d, report):
                f"{h(pt1['entries'] * bps)}, but the address space is 2^{d['isa']['word_bits']} "
                f"= {h(space)}\n"
                "why: the first-level table must cover the whole virtual address space")
-
-
-@rule
-def ptpr_shift_matches_align(d, report):
-    m = d["mmu"]
-    align = m["levels"][0]["align"]
-    if is_pow2(align) and m["ptpr_shift"] != log2(align):
-        report("mmu.ptpr_shift",
-               f"ptpr_shift is {m['ptpr_shift']} but log2({m['levels'][0]['name']} align "
-               f"{size_str(align)}) is {log2(align)}\n"
-               "why: PTPR holds the table's physical address shifted right by ptpr_shift; "
-               "the dropped bits must be zero, i.e. exactly the alignment bits")
 
 
 # --- PTE layout --------------------------------------------------------------
@@ -322,19 +325,6 @@ def kernel_phys_start_in_ram(d, report):
     if is_pow2(ps) and kps % ps:
         report("layout.kernel_phys_start", f"kernel_phys_start {h(kps)} is not page aligned "
                f"({size_str(ps)})\nwhy: the image's sections are mapped page by page")
-
-
-@rule
-def kernel_link_address_consistent(d, report):
-    lay = d["layout"]
-    want = lay["page_offset"] + (lay["kernel_phys_start"] - lay["phys_offset"])
-    if lay["kernel_link_address"] != want:
-        report("layout.kernel_link_address",
-               f"kernel_link_address is {h(lay['kernel_link_address'])}, expected "
-               f"page_offset + (kernel_phys_start - phys_offset) = {h(lay['page_offset'])} + "
-               f"({h(lay['kernel_phys_start'])} - {h(lay['phys_offset'])}) = {h(want)}\n"
-               "why: __pa()/__va() convert by a constant offset, so the link address must "
-               "be the linear-map image of the load address")
 
 
 @rule

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from . import __version__
 from .errors import DriftError, PortkitError
-from .output import apply_plan, check_report, drift_message, make_plan, unified_diff
+from .output import lock_outdir, apply_plan, check_report, drift_message, make_plan, unified_diff
+from .layers import check_contract
 from .render import Project, Renderer, rel_display
 from .spec import load_spec
 
@@ -29,7 +30,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="generate.py",
         description="Render arch/<name>/ from an arch-spec.yaml, templates/ and overrides/.")
-    p.add_argument("spec", help="the arch spec (YAML)")
+    p.add_argument("spec", nargs="?", help="the arch spec (YAML)")
+    p.add_argument("--status", action="store_true",
+                   help="print the porting report (responsibilities, layers, undefined symbols "
+                        "after a build) instead of generating")
+    p.add_argument("--markdown", metavar="FILE", help="with --status: also write it as Markdown")
+    p.add_argument("--build", metavar="DIR",
+                   help="with --status: the kernel build directory (default: the Makefile's, "
+                        "build/<arch> or build/<spec stem>)")
+    p.add_argument("--new", metavar="NAME", help="scaffold a new arch: NAME.yaml (a commented "
+                   "delta over --from) and an empty layer overrides/NAME/")
+    p.add_argument("--from", dest="from_spec", metavar="SPEC", default=None,
+                   help="with --new: the spec to start from (default arch-spec.yaml)")
     p.add_argument("-o", "--outdir", help="output directory (default: generated/ in the project root)")
     p.add_argument("--check", action="store_true",
                    help="write nothing; exit 1 if the output is not what the spec produces")
@@ -43,14 +55,65 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(argv: list[str] | None, root: Path) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.new:
+        from .scaffold import scaffold
+
+        return scaffold(root, args.new, Path(args.from_spec or root / "arch-spec.yaml"),
+                        Path(args.spec) if args.spec else None, quiet=args.quiet)
+    if not args.spec:
+        parser.error("the spec is required")
     spec_path = Path(args.spec)
     spec = load_spec(spec_path, display=args.spec)
     project = Project(root, spec)
+    if args.status:
+        return _status(args, root, spec_path, project)
+    check_contract(project)
     files = Renderer(project).render_tree()
+    return _write(args, root, project, files)
 
+
+def _status(args, root: Path, spec_path: Path, project) -> int:
+    """The porting report; contract violations are shown in it, then exit 2."""
+    from .layers import ContractError
+
+    try:
+        check_contract(project)
+        broken = None
+    except ContractError as exc:
+        broken = exc
+    from .status import format_markdown, format_text, make_report
+
+    if args.build:
+        build = Path(args.build)
+    elif spec_path.resolve() == (root / "arch-spec.yaml").resolve():
+        build = root / "build" / project.arch
+    else:
+        build = root / "build" / spec_path.stem
+    report = make_report(project, build)
+    sys.stdout.write(format_text(report))
+    if args.markdown:
+        Path(args.markdown).write_text(format_markdown(report), encoding="utf-8")
+    if broken is not None:
+        print(str(broken).replace("nothing written.", "the spec cannot be generated."),
+              file=sys.stderr)
+        return broken.exit_code
+    return 0
+
+
+def _write(args, root: Path, project, files) -> int:
     outdir = Path(args.outdir) if args.outdir else root / "generated"
     out_shown = _shown(outdir)
+    lock = None if (args.check or args.diff) else lock_outdir(outdir)
+    try:
+        return _plan_and_write(args, project, files, outdir, out_shown)
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _plan_and_write(args, project, files, outdir: Path, out_shown: str) -> int:
     plan = make_plan(outdir, project.arch, files, project.spec_display, force=args.force)
     say = (lambda *a: None) if args.quiet else print
 

@@ -35,6 +35,10 @@ class Diagnostic:
         return head + self.message.replace("\n", "\n    ")
 
 
+#: At most this many diagnostics are printed (a broken spec can produce thousands).
+MAX_SHOWN_ERRORS = 50
+
+
 class SpecError(PortkitError):
     """The spec failed to load or validate; carries every problem found."""
 
@@ -46,7 +50,9 @@ class SpecError(PortkitError):
 
     def _format(self) -> str:
         n = len(self.diagnostics)
-        lines = [f"error: {d}" for d in self.diagnostics]
+        lines = [f"error: {d}" for d in self.diagnostics[:MAX_SHOWN_ERRORS]]
+        if n > MAX_SHOWN_ERRORS:
+            lines.append(f"... and {n - MAX_SHOWN_ERRORS} more errors not shown")
         lines.append(f"{n} error{'s' if n != 1 else ''} in spec; nothing written.")
         return "\n".join(lines)
 

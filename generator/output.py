@@ -11,6 +11,16 @@ sha256 of every file portkit wrote. It lets us
 
 Writing happens only after everything rendered; each file goes through a
 temporary file in its directory and ``os.replace``; the manifest is last.
+
+Crash safety: before the first file is touched, a journal
+(``OUTDIR/.portkit-journal.json``, itself written atomically) records the
+sha256 every file is about to get. If the run dies anywhere (even kill -9),
+the next run finds the journal and accepts a file holding either its
+manifest content or its journal content as portkit's own, so it completes
+the interrupted generation without ``--force``; temporary files left behind
+are removed. A file matching neither is still a hand edit. The journal is
+deleted once the manifest is written. Concurrent runs on one output
+directory are serialized by a lock (flock on OUTDIR itself).
 """
 
 from __future__ import annotations
@@ -29,6 +39,27 @@ from .render import Rendered
 
 MANIFEST_NAME = ".portkit-manifest.json"
 MANIFEST_FORMAT = 1
+JOURNAL_NAME = ".portkit-journal.json"
+TMP_SUFFIX = ".portkit-tmp"
+
+
+def lock_outdir(outdir: Path):
+    """Hold an exclusive lock on OUTDIR for the rest of the process (or until closed)."""
+    import fcntl
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(outdir, os.O_RDONLY | os.O_DIRECTORY)  # the directory itself: no lock file
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def load_journal(outdir: Path, arch: str) -> dict[str, str | None]:
+    """path -> sha256 an interrupted run was writing (None: it was removing it)."""
+    try:
+        data = json.loads((outdir / JOURNAL_NAME).read_text(encoding="utf-8"))
+        return dict(data.get("arches", {}).get(arch, {}))
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def sha256(data: bytes) -> str:
@@ -75,6 +106,7 @@ class Plan:
     added: list[str] = field(default_factory=list)      # drift: unknown to the manifest
     manifest_old: bytes | None = None
     manifest_new: bytes = b""
+    recovering: bool = False     # an interrupted run left a journal or temporaries
 
     @property
     def drift(self) -> bool:
@@ -86,7 +118,8 @@ class Plan:
 
     @property
     def clean(self) -> bool:
-        return not self.changes and not self.drift and not self.manifest_changed
+        return (not self.changes and not self.drift and not self.manifest_changed
+                and not self.recovering)
 
 
 def _disk_files(arch_dir: Path, outdir: Path) -> set[str]:
@@ -94,8 +127,16 @@ def _disk_files(arch_dir: Path, outdir: Path) -> set[str]:
     if arch_dir.is_dir():
         for dirpath, dirnames, filenames in os.walk(arch_dir):
             for name in filenames:
+                if name.endswith(TMP_SUFFIX):
+                    continue  # an interrupted write's temporary: removed by apply_plan
                 found.add(Path(dirpath, name).relative_to(outdir).as_posix())
     return found
+
+
+def _stale_temporaries(outdir: Path, arch: str) -> list[Path]:
+    out = [p for p in (outdir / "arch" / arch).rglob(f"*{TMP_SUFFIX}")] \
+        if (outdir / "arch" / arch).is_dir() else []
+    return out + list(outdir.glob(f"*{TMP_SUFFIX}")) if outdir.is_dir() else out
 
 
 def _read(path: Path) -> bytes | None:
@@ -110,7 +151,9 @@ def make_plan(outdir: Path, arch: str, files: dict[str, Rendered], spec_display:
     """Compare the rendered tree with OUTDIR; nothing is written."""
     manifest = _load_or_empty(outdir, force)
     old = manifest["arches"].get(arch, {}).get("files", {})
+    journal = load_journal(outdir, arch)
     plan = Plan(outdir=outdir, arch=arch)
+    plan.recovering = bool(journal) or bool(_stale_temporaries(outdir, arch))
     on_disk = _disk_files(outdir / "arch" / arch, outdir)
     for path in sorted(set(files) | set(old) | on_disk):
         disk = _read(outdir / path)
@@ -123,9 +166,11 @@ def make_plan(outdir: Path, arch: str, files: dict[str, Rendered], spec_display:
                 plan.unchanged.append(path)
             continue
         if disk is not None:
-            if path not in old:
+            digest = sha256(disk)
+            ours = digest == old.get(path) or (path in journal and digest == journal[path])
+            if not ours and path not in old:
                 plan.added.append(path)
-            elif sha256(disk) != old[path]:
+            elif not ours:
                 plan.edited.append(path)
         if new is not None:
             plan.changes.append(Change(path, "new" if disk is None else "changed", disk, new))
@@ -170,7 +215,7 @@ def drift_message(plan: Plan, outdir_display: str, overrides_display: str) -> st
 
 def _atomic_write(target: Path, data: bytes, mode: int) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".portkit-tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -200,6 +245,13 @@ def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> 
     if plan.drift and not force:
         raise DriftError("drift")  # callers check first; this is a safety net
     written = removed = 0
+    for tmp in _stale_temporaries(plan.outdir, plan.arch):
+        tmp.unlink(missing_ok=True)
+    journal_path = plan.outdir / JOURNAL_NAME
+    if plan.changes:
+        entries = {ch.path: (sha256(ch.new.data) if ch.new else None) for ch in plan.changes}
+        old = load_journal(plan.outdir, plan.arch)  # an earlier interrupted run's entries stay
+        _atomic_write(journal_path, dump_manifest({"arches": {plan.arch: {**old, **entries}}}), 0o644)
     for ch in plan.changes:
         target = plan.outdir / ch.path
         if ch.kind == "remove":
@@ -217,6 +269,7 @@ def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> 
             log("wrote" if ch.kind == "changed" else "created", ch.path)
     if plan.manifest_changed:
         _atomic_write(plan.outdir / MANIFEST_NAME, plan.manifest_new, 0o644)
+    journal_path.unlink(missing_ok=True)
     return written, len(plan.unchanged), removed
 
 
@@ -233,6 +286,8 @@ def check_report(plan: Plan) -> list[str]:
         out.append(f"{verbs[ch.kind]} {ch.path}")
     if plan.manifest_changed:
         out.append(f"would update {MANIFEST_NAME}")
+    if plan.recovering:
+        out.append("would finish an interrupted generation (journal or temporary files left)")
     return out
 
 

@@ -9,10 +9,20 @@ to write. Sources:
   renders empty, or a file whose content renders to whitespace only, is not
   produced. Path components starting with ``_`` hold helper templates (macros
   to import or include) and are never output themselves.
-* ``overrides/<name>/`` (or ``arch.overrides`` in the spec) replaces or adds
-  files at the same relative output path, with the same rules.
-The Jinja loader exposes ``templates/...`` and ``overrides/<name>/...`` so an
-override can ``{% extends "templates/x.h.j2" %}`` the template it replaces.
+* override layers (``arch.layers`` in the spec, lowest first; default the
+  arch's own ``overrides/<name>/``) replace or add files at the same relative
+  output path, with the same rules: the highest layer providing a path wins.
+The Jinja loader exposes ``templates/...`` and ``overrides/<layer>/...`` so an
+override can ``{% extends "templates/x.h.j2" %}`` or extend a lower layer's
+file; ``{% extends parent_template %}`` names whatever the next lower layer (or
+templates/) provides at the same path. A child that fills a block its parent
+chain does not define is an error naming the file and line.
+
+Build files (``Makefile``, ``Kbuild``) are rendered last, with the set of
+produced paths known: ``arch_files``, ``has(path)``, ``objs(dir)`` (the .o of
+every .c/.S in dir), ``subdirs(dir)`` (subdirectories with a Makefile) and
+``generic_y(names)`` (asm-generic headers the arch does not provide itself),
+so Kbuild lists never name a file the arch does not have.
 """
 
 from __future__ import annotations
@@ -49,10 +59,25 @@ class Source:
     abspath: Path
     display: str        # how messages and headers name it, e.g. templates/Makefile.j2
     loader_name: str    # name in the Jinja loader
+    layer: str = ""     # override layer name ("" for templates/)
 
     @property
     def is_jinja(self) -> bool:
         return self.rel.endswith(".j2")
+
+
+@dataclass
+class Layer:
+    """One override layer: a directory of files merged over templates/ and lower layers."""
+
+    name: str           # loader prefix: overrides/<name>/...
+    path: Path
+    display: str        # e.g. overrides/mips32
+    meta: dict          # layer.yaml (see generator.layers)
+
+
+LAYER_META = "layer.yaml"
+BUILD_FILES = ("Makefile", "Kbuild")
 
 
 @dataclass
@@ -93,26 +118,45 @@ class Project:
         self.spec = spec
         self.arch = spec.data["arch"]["name"]
         self.templates_dir = self.root / "templates"
-        custom = spec.data["arch"].get("overrides")
-        if custom:
-            self.overrides_dir = (spec.path.parent / custom)
-        else:
-            self.overrides_dir = self.root / "overrides" / self.arch
         # The spec as named in headers and the manifest: relative to the root,
         # or just its file name when it lives elsewhere (no host paths).
         self.spec_display = rel_display(spec.path, self.root)
         if self.spec_display.startswith("../"):
             self.spec_display = spec.path.name
-        self.overrides_display = rel_display(self.overrides_dir, self.root)
+        from .layers import load_layers  # noqa: PLC0415 (layers imports this module)
+
+        self.layers: list[Layer] = load_layers(self)
+        # The arch's own layer (the last one): where hand changes belong.
+        self.overrides_dir = self.layers[-1].path
+        self.overrides_display = self.layers[-1].display
+
+    def layer_dirs(self) -> list[tuple[str, Path]]:
+        """(spec path of the entry, directory) of each layer, lowest first."""
+        arch = self.spec.data["arch"]
+        if arch.get("layers"):
+            out = []
+            for i, entry in enumerate(arch["layers"]):
+                key = f"arch.layers[{i}]"
+                if "/" in entry or entry.startswith("."):
+                    out.append((key, (self.spec.dir_of(key) / entry)))
+                else:
+                    out.append((key, self.root / "overrides" / entry))
+            return out
+        if arch.get("overrides"):
+            return [("arch.overrides", self.spec.dir_of("arch.overrides") / arch["overrides"])]
+        return [("arch.name", self.root / "overrides" / self.arch)]
 
     def sources(self) -> list[Source]:
         out = []
         for rel in _walk(self.templates_dir):
             out.append(Source("template", rel, self.templates_dir / rel,
                               f"templates/{rel}", f"templates/{rel}"))
-        for rel in _walk(self.overrides_dir):
-            out.append(Source("override", rel, self.overrides_dir / rel,
-                              f"{self.overrides_display}/{rel}", f"overrides/{self.arch}/{rel}"))
+        for layer in self.layers:
+            for rel in _walk(layer.path):
+                if rel == LAYER_META:
+                    continue
+                out.append(Source("override", rel, layer.path / rel, f"{layer.display}/{rel}",
+                                  f"overrides/{layer.name}/{rel}", layer.name))
         return out
 
 
@@ -131,7 +175,7 @@ def make_environment(project: Project) -> jinja2.Environment:
     loader = jinja2.PrefixLoader({
         "templates": jinja2.FileSystemLoader(str(project.templates_dir)),
         "overrides": jinja2.PrefixLoader({
-            project.arch: jinja2.FileSystemLoader(str(project.overrides_dir)),
+            layer.name: jinja2.FileSystemLoader(str(layer.path)) for layer in project.layers
         }),
     })
     env = jinja2.Environment(
@@ -173,6 +217,10 @@ class Renderer:
         self.env.globals["generated_header"] = self._generated_header
         # Absolute file name (as Jinja reports it) -> display name.
         self._display_by_file: dict[str, str] = {}
+        self._by_loader: dict[str, Source] = {}
+        # loader name -> the source it overrides (next lower layer or template)
+        self._parents: dict[str, Source] = {}
+        self.providers: dict[str, list[Source]] = {}
 
     # -- errors ------------------------------------------------------------
     def _error(self, exc: Exception, source: Source) -> TemplateError:
@@ -187,8 +235,9 @@ class Renderer:
         if isinstance(exc, jinja2.UndefinedError):
             msg = f"undefined: {exc.message}"
         elif isinstance(exc, jinja2.TemplateNotFound):
+            names = ", ".join(f"overrides/{layer.name}/<path>" for layer in self.project.layers)
             msg = f"template not found: {exc.name} (templates are named templates/<path> " \
-                  f"and overrides/{self.project.arch}/<path>)"
+                  f"and {names})"
         elif isinstance(exc, (NoneOutputError, FilterError)):
             msg = str(exc)
         else:
@@ -202,8 +251,9 @@ class Renderer:
         norm = os.path.normpath(os.path.abspath(filename))
         if norm in self._display_by_file:
             return self._display_by_file[norm]
-        for base, shown in ((self.project.templates_dir, "templates"),
-                            (self.project.overrides_dir, self.project.overrides_display)):
+        bases = [(self.project.templates_dir, "templates")]
+        bases += [(layer.path, layer.display) for layer in self.project.layers]
+        for base, shown in bases:
             base_norm = os.path.normpath(os.path.abspath(base))
             if norm.startswith(base_norm + os.sep):
                 return f"{shown}/{Path(os.path.relpath(norm, base_norm)).as_posix()}"
@@ -241,6 +291,11 @@ class Renderer:
     def header_message(self, source: Source, out_rel: str, extends: str | None) -> str:
         spec = self.project.spec_display
         ovr = f"{self.project.overrides_display}/{out_rel}"
+        resp = getattr(self, "stubs", {}).get(out_rel)
+        if resp is not None:
+            return (f"Stub generated by portkit from {source.display}: {resp.title} is not "
+                    f"ported. Provide it in {self.project.overrides_display}/ and list it under "
+                    f"provides: {resp.key} in its layer.yaml.")
         if source.kind == "template":
             if source.is_jinja:
                 return (f"Generated by portkit from {source.display} and {spec}: do not edit. "
@@ -263,30 +318,94 @@ class Renderer:
             return ""
         return header.rstrip("\n")
 
-    def _extends_of(self, source: Source) -> str | None:
-        """The template an override extends (for its header), if any."""
+    def _parse(self, source: Source):
         try:
             text = source.abspath.read_text(encoding="utf-8")
-            ast = self.env.parse(text, source.loader_name, str(source.abspath))
+            return self.env.parse(text, source.loader_name, str(source.abspath))
         except (jinja2.TemplateSyntaxError, UnicodeDecodeError):
             return None  # reported properly when rendering
-        for node in ast.find_all(nodes.Extends):
-            if isinstance(node.template, nodes.Const):
-                return str(node.template.value)
+
+    def _extends_node(self, source: Source):
+        ast = self._parse(source)
+        if ast is None:
+            return None
+        return next(iter(ast.find_all(nodes.Extends)), None)
+
+    def _parent_name(self, source: Source, node) -> str | None:
+        """Loader name of the template ``source`` extends (None if not static)."""
+        if isinstance(node.template, nodes.Const):
+            return str(node.template.value)
+        if isinstance(node.template, nodes.Name) and node.template.name == "parent_template":
+            parent = self._parents.get(source.loader_name)
+            return parent.loader_name if parent else None
         return None
 
+    def _extends_of(self, source: Source) -> str | None:
+        """The template an override extends (for its header), if any."""
+        node = self._extends_node(source)
+        return self._parent_name(source, node) if node is not None else None
+
+    def _blocks_of(self, loader_name: str, seen: frozenset = frozenset()) -> set[str]:
+        """Every block a template defines, itself or through the templates it extends."""
+        src = self._by_loader.get(loader_name)
+        if src is None or loader_name in seen:
+            return set()
+        ast = self._parse(src)
+        if ast is None:
+            return set()
+        names = {b.name for b in ast.find_all(nodes.Block)}
+        ext = next(iter(ast.find_all(nodes.Extends)), None)
+        if ext is not None:
+            parent = self._parent_name(src, ext)
+            if parent:
+                names |= self._blocks_of(parent, seen | {loader_name})
+        return names
+
+    def check_blocks(self, source: Source) -> None:
+        """A child may only fill blocks its parent chain defines."""
+        node = self._extends_node(source)
+        if node is None:
+            return
+        if isinstance(node.template, nodes.Name) and node.template.name == "parent_template" \
+                and source.loader_name not in self._parents:
+            raise TemplateError(source.display, node.lineno, "extends parent_template, but no "
+                                "lower layer or template provides this path")
+        parent = self._parent_name(source, node)
+        if parent is None or parent not in self._by_loader:
+            return  # dynamic, or missing: the render reports "template not found"
+        available = self._blocks_of(parent)
+        ast = self._parse(source)
+        for block in ast.find_all(nodes.Block):
+            if block.name not in available:
+                shown = self._by_loader[parent].display
+                known = ", ".join(sorted(available)) or "none"
+                raise TemplateError(source.display, block.lineno,
+                                    f"block '{block.name}' does not exist in {shown} "
+                                    f"(blocks there: {known})")
+
     # -- rendering ---------------------------------------------------------
-    def render_source(self, source: Source, out_rel: str) -> Rendered | None:
+    def render_source(self, source: Source, out_rel: str,
+                      extra: dict[str, Any] | None = None) -> Rendered | None:
         out_path = f"arch/{self.project.arch}/{out_rel}"
         self._display_by_file[os.path.normpath(os.path.abspath(source.abspath))] = source.display
         mode = 0o755 if source.abspath.stat().st_mode & stat.S_IXUSR else 0o644
-        extends = self._extends_of(source) if source.kind == "override" and source.is_jinja else None
+        extends = None
+        if source.is_jinja:
+            self.check_blocks(source)
+            if source.kind == "override":
+                extends = self._extends_of(source)
         header = make_header(out_rel, self.header_message(source, out_rel, extends))
         if source.is_jinja:
             try:
                 template = self.env.get_template(source.loader_name)
+                parent = self._parents.get(source.loader_name)
+                resp = getattr(self, "stubs", {}).get(out_rel)
+                if resp is not None:
+                    extra = dict(extra or {}, responsibility=resp.title, responsibility_key=resp.key,
+                                 arch_layer=self.project.overrides_display)
                 text = template.render(output_path=out_path, source_path=source.display,
-                                       _portkit_header=header)
+                                       _portkit_header=header, **(extra or {}),
+                                       parent_template=parent.loader_name if parent else None)
             except Exception as exc:  # any failure inside a template is the template's
                 raise self._error(exc, source) from None
         else:
@@ -303,31 +422,101 @@ class Renderer:
         return Rendered(out_path, text.encode("utf-8"), mode, source.display)
 
     def plan_sources(self) -> dict[str, Source]:
-        """Output path (relative to arch dir) -> winning source."""
-        chosen: dict[str, dict[str, Source]] = {"template": {}, "override": {}}
+        """Output path (relative to arch dir) -> winning source (highest layer)."""
+        chosen: dict[str, list[Source]] = {}
+        per_origin: dict[tuple[str, str], Source] = {}
         problems = []
         for source in self.project.sources():
             self._display_by_file[os.path.normpath(os.path.abspath(source.abspath))] = source.display
+            self._by_loader[source.loader_name] = source
             out_rel = self.output_rel(source)
             if out_rel is None:
                 continue
-            table = chosen[source.kind]
-            if out_rel in table:
-                problems.append(f"{table[out_rel].display} and {source.display} both produce "
+            key = (source.layer, out_rel)
+            if key in per_origin:
+                problems.append(f"{per_origin[key].display} and {source.display} both produce "
                                 f"arch/{self.project.arch}/{out_rel}; remove one")
                 continue
-            table[out_rel] = source
+            per_origin[key] = source
+            chosen.setdefault(out_rel, []).append(source)  # sources() is lowest first
         if problems:
             raise LayoutError(problems)
-        merged = dict(chosen["template"])
-        merged.update(chosen["override"])
-        return dict(sorted(merged.items()))
+        # Responsibilities no layer provides: generated stubs (if the project has them).
+        from .layers import stubs_needed  # noqa: PLC0415
+
+        self.stubs: dict[str, Any] = {}
+        for resp in stubs_needed(self.project):
+            for tmpl, out_rel in resp.stubs:
+                rel = f"_stubs/{tmpl}"
+                path = self.project.templates_dir / rel
+                if not path.is_file() or out_rel in chosen:
+                    continue
+                src = Source("template", rel, path, f"templates/{rel}", f"templates/{rel}")
+                self._display_by_file[os.path.normpath(os.path.abspath(path))] = src.display
+                self._by_loader[src.loader_name] = src
+                self.stubs[out_rel] = resp
+                chosen[out_rel] = [src]
+        self.providers = {rel: stack for rel, stack in sorted(chosen.items())}
+        for stack in chosen.values():
+            for lower, higher in zip(stack, stack[1:]):
+                self._parents[higher.loader_name] = lower
+        return {rel: stack[-1] for rel, stack in sorted(chosen.items())}
 
     def render_tree(self) -> dict[str, Rendered]:
-        """Every produced file, keyed by its path relative to OUTDIR, sorted."""
+        """Every produced file, keyed by its path relative to OUTDIR, sorted.
+
+        Build files come last, with the produced file set in their context."""
         out: dict[str, Rendered] = {}
-        for out_rel, source in self.plan_sources().items():
-            rendered = self.render_source(source, out_rel)
+        plan = self.plan_sources()
+        late = {rel: src for rel, src in plan.items() if rel.split("/")[-1] in BUILD_FILES}
+        for out_rel, source in plan.items():
+            if out_rel not in late:
+                rendered = self.render_source(source, out_rel)
+                if rendered is not None:
+                    out[out_rel] = rendered
+        # Deepest first: a parent's list of subdirectories sees whether each
+        # subdirectory's Makefile was produced (one with no objects is not).
+        pending = set(late)
+        for out_rel in sorted(late, key=lambda r: (-r.count("/"), r)):
+            pending.discard(out_rel)
+            helpers = kbuild_helpers(set(out) | pending | {out_rel})
+            rendered = self.render_source(late[out_rel], out_rel, helpers)
             if rendered is not None:
-                out[rendered.path] = rendered
-        return dict(sorted(out.items()))
+                out[out_rel] = rendered
+        return {r.path: r for _, r in sorted(out.items())}
+
+
+def kbuild_helpers(produced: set[str]) -> dict[str, Any]:
+    """Functions build-file templates use to list what the arch really has."""
+    files = sorted(produced)
+
+    def has(path: str) -> bool:
+        return path in produced
+
+    def objs(directory: str, exclude: tuple[str, ...] = ()) -> list[str]:
+        prefix = directory.rstrip("/") + "/" if directory not in ("", ".") else ""
+        out = []
+        for f in files:
+            if not f.startswith(prefix) or "/" in f[len(prefix):]:
+                continue
+            name = f[len(prefix):]
+            stem, dot, ext = name.rpartition(".")
+            if dot and ext in ("c", "S") and name not in exclude:
+                out.append(stem + ".o")
+        return sorted(set(out))
+
+    def subdirs(directory: str = "", exclude: tuple[str, ...] = ()) -> list[str]:
+        prefix = directory.rstrip("/") + "/" if directory not in ("", ".") else ""
+        out = set()
+        for f in files:
+            if f.startswith(prefix):
+                parts = f[len(prefix):].split("/")
+                if len(parts) == 2 and parts[1] == "Makefile" and parts[0] not in exclude:
+                    out.add(parts[0] + "/")
+        return sorted(out)
+
+    def generic_y(names: list[str], directory: str = "include/asm") -> list[str]:
+        return [n for n in names if f"{directory}/{n}" not in produced]
+
+    return {"arch_files": files, "has": has, "objs": objs, "subdirs": subdirs,
+            "generic_y": generic_y}

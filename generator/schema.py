@@ -42,6 +42,18 @@ C_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 LOWER_IDENT = r"[a-z][a-z0-9_]*"
 DT_NODE_NAME = r"[a-zA-Z][a-zA-Z0-9,._+-]*"
 DT_COMPATIBLE = r"[a-zA-Z0-9_.+-]+,[a-zA-Z0-9_.,+-]+"
+#: Free text that lands in Makefile/Kconfig comments, Kconfig strings, C and
+#: device-tree strings and comments: one line, nothing that ends a string or
+#: comment or starts a make expansion.
+TEXT = r'(?!.*\*/)[^\x00-\x1f\x7f"\\$`]*'
+TEXT_DOC = ('one line of text without quotes, backslashes, "$", backquotes, "*/" or '
+            'control characters')
+#: A compiler/linker flag: one word, no make or shell syntax.
+FLAG = r"-[A-Za-z0-9_=.,+/:-]+|[A-Za-z0-9_.][A-Za-z0-9_=.,+/:-]*"
+FLAG_DOC = "a single compiler/linker flag (letters, digits and _=.,+/:- only)"
+#: A CROSS_COMPILE prefix.
+PREFIX = r"[A-Za-z0-9_][A-Za-z0-9_.+/-]*-"
+PREFIX_DOC = "a cross-compiler prefix such as mipsel-linux-gnu- (ending in '-')"
 COMPATIBLE_HINT = (
     "a compatible string is 'vendor,model'; inside a flow list [a, b] a plain "
     "comma separates items, so quote each string: [\"soclib,vci_xicu\", ...]"
@@ -87,6 +99,14 @@ class Str(Field):
 
 
 @dataclass(kw_only=True)
+class Derived(Field):
+    """A value computed from others: stating it in a spec is an error."""
+
+    formula: str = ""
+    required: bool = False
+
+
+@dataclass(kw_only=True)
 class Bool(Field):
     pass
 
@@ -127,15 +147,22 @@ def _bitfield(doc: str) -> Map:
 ARCH = Map(doc="identity of the port", fields={
     "name": Str(doc="arch directory name (arch/<name>/)", pattern=LOWER_IDENT,
                 pattern_doc="a lowercase identifier"),
-    "description": Str(doc="one-line description"),
+    "description": Str(doc="one-line description", pattern=TEXT, pattern_doc=TEXT_DOC),
     "kernel_series": Str(doc="Linux series targeted, e.g. \"6.1\" (quote it)",
                          pattern=r"\d+\.\d+", pattern_doc="a version such as \"6.1\""),
     "defconfig": Str(doc="name of the generated defconfig", required=False,
                      pattern=r"[A-Za-z0-9_.-]+", pattern_doc="a file name"),
     "uts_machine": Str(doc="uname -m", required=False, pattern=r"[A-Za-z0-9_.-]+",
                        pattern_doc="a machine name"),
-    "overrides": Str(doc="override directory, relative to the spec file "
-                         "(default: overrides/<name>/ in the project root)", required=False),
+    "overrides": Str(doc="the arch's own override layer, relative to the spec file "
+                         "(default: overrides/<name>/ in the project root)", required=False,
+                     pattern=r"[A-Za-z0-9_.][A-Za-z0-9_./-]*", pattern_doc="a relative path"),
+    "layers": List(doc="override layers, lowest first: a name is overrides/<name>/ in the "
+                       "project root, a path (with '/') is relative to the spec file; later "
+                       "layers replace or extend files of earlier ones and of templates/ "
+                       "(default: [<name>])", required=False,
+                   item=Str(pattern=r"[A-Za-z0-9_.][A-Za-z0-9_./-]*",
+                            pattern_doc="a layer name or relative path"), min_len=1),
 })
 
 CP0_FIELD = Map(doc="a register field", fields={
@@ -159,11 +186,16 @@ ISA = Map(doc="instruction set and toolchain", fields={
     "family": Str(doc="ISA family", choices=("mips32",)),
     "endianness": Str(doc="byte order", choices=("little", "big")),
     "word_bits": Int(doc="register/pointer width (only 32 is supported, see checks)", min=1, max=128),
-    "cross_compile": List(doc="CROSS_COMPILE prefixes, tried in order", item=Str(),
+    "cross_compile": List(doc="CROSS_COMPILE prefixes, tried in order (default: the usual "
+                              "prefixes of the family and endianness)", required=False,
+                          item=Str(pattern=PREFIX, pattern_doc=PREFIX_DOC),
                           min_len=1, scalar_ok=True),
-    "cflags": List(doc="extra C flags", item=Str(), default=[]),
-    "aflags": List(doc="extra assembler flags", item=Str(), default=[]),
-    "ldflags": List(doc="extra linker flags", item=Str(), default=[]),
+    "cflags": List(doc="extra C flags (-EL/-EB come from endianness)",
+                   item=Str(pattern=FLAG, pattern_doc=FLAG_DOC), default=[]),
+    "aflags": List(doc="extra assembler flags (-EL/-EB come from endianness)",
+                   item=Str(pattern=FLAG, pattern_doc=FLAG_DOC), default=[]),
+    "ldflags": List(doc="extra linker flags (the -m emulation comes from endianness)",
+                    item=Str(pattern=FLAG, pattern_doc=FLAG_DOC), default=[]),
     "fpu": Str(doc="floating point unit", choices=("none", "hard"), default="none"),
     "atomics": Str(doc="atomic primitive", choices=("llsc", "none"), default="llsc"),
     "l1_cache_line": Size(doc="L1 cache line size in bytes", min=4, max=4096),
@@ -197,7 +229,7 @@ TLS = Map(doc="thread-local storage", fields={
 ELF = Map(doc="ELF identification", fields={
     "machine": Str(doc="e_machine macro", pattern=r"EM_[A-Z0-9_]+", pattern_doc="an EM_* name"),
     "class": Int(doc="ELF class", choices=(32, 64)),
-    "data": Str(doc="ELF data encoding", choices=("lsb", "msb")),
+    "data": Derived(doc="ELF data encoding", formula="lsb/msb from isa.endianness"),
     "flags_reject": List(doc="e_flags bits that make an object unusable",
                          item=Str(pattern=r"EF_[A-Z0-9_]+", pattern_doc="an EF_* name"), default=[]),
 })
@@ -239,9 +271,11 @@ MMU = Map(doc="memory management unit", fields={
     "walker": Str(doc="who walks the page tables", choices=("hardware", "software")),
     "tlb_coherent": Bool(doc="TLBs snoop page-table writes", default=False),
     "page_size": Size(doc="base page size", min=1),
-    "big_page_size": Size(doc="size mapped by one first-level entry", min=1),
+    "big_page_size": Derived(doc="size mapped by one first-level entry",
+                             formula="page_size x levels[1].entries"),
     "phys_addr_bits": Int(doc="physical address width", min=32, max=64),
-    "ptpr_shift": Int(doc="PTPR = phys(PT1) >> ptpr_shift", min=0, max=63),
+    "ptpr_shift": Derived(doc="PTPR = phys(PT1) >> ptpr_shift",
+                          formula="log2(levels[0].align)"),
     "levels": List(doc="page-table levels, top first", item=LEVEL, min_len=2, max_len=2),
     "pte1_ppn": _bitfield("PPN field of a first-level big-page PTE"),
     "ptd1_ptpn": _bitfield("PT2 page number field of a first-level PTD"),
@@ -256,10 +290,11 @@ MMU = Map(doc="memory management unit", fields={
 
 LAYOUT = Map(doc="virtual and physical memory layout", fields={
     "page_offset": Int(doc="PAGE_OFFSET", min=0),
-    "task_size": Int(doc="TASK_SIZE", min=0),
+    "task_size": Int(doc="TASK_SIZE (default: page_offset)", required=False, min=0),
     "phys_offset": Int(doc="physical address mapped at PAGE_OFFSET", min=0),
     "kernel_phys_start": Int(doc="physical load address of the kernel", min=0),
-    "kernel_link_address": Int(doc="virtual link address of the kernel", min=0),
+    "kernel_link_address": Derived(doc="virtual link address of the kernel",
+                                   formula="page_offset + kernel_phys_start - phys_offset"),
     "vmalloc_offset": Size(doc="gap between lowmem and vmalloc", min=0),
     "vmalloc_min_size": Size(doc="minimum vmalloc area", min=0),
     "fixmap_top": Int(doc="top of the fixmap area", min=0),
@@ -286,7 +321,7 @@ DEVICE = Map(doc="one memory-mapped device", fields={
 PLATFORM = Map(doc="the board", fields={
     "name": Str(doc="board name (dts file name)", pattern=r"[a-z0-9][a-z0-9_.-]*",
                 pattern_doc="a lowercase file name"),
-    "model": Str(doc="device-tree model"),
+    "model": Str(doc="device-tree model", pattern=TEXT, pattern_doc=TEXT_DOC),
     "compatible": Str(doc="board compatible string", pattern=DT_COMPATIBLE,
                       pattern_doc="a 'vendor,model' string"),
     "address_cells": Int(doc="#address-cells", min=1, max=2),
@@ -306,15 +341,17 @@ PLATFORM = Map(doc="the board", fields={
 
 BOOT = Map(doc="boot protocol", fields={
     "entry_mmu_enabled": Bool(doc="MMU on at the kernel entry"),
-    "entry_status": Int(doc="CP0 Status at the kernel entry", min=0, max=0xFFFFFFFF),
     "dtb_register": _reg("register holding the DTB physical address"),
-    "bootargs": Str(doc="default kernel command line", default=""),
+    "bootargs": Str(doc="default kernel command line", default="", pattern=TEXT,
+                    pattern_doc=TEXT_DOC),
 })
 
 KERNEL = Map(doc="kernel configuration", fields={
-    "hz": Int(doc="CONFIG_HZ", min=1, max=10000),
+    "hz": Int(doc="CONFIG_HZ (the choices of kernel/Kconfig.hz)", choices=(100, 250, 300, 1000)),
     "config": List(doc="extra defconfig lines", default=[],
-                   item=Str(pattern=r"CONFIG_[A-Za-z0-9_]+=.+", pattern_doc="a CONFIG_NAME=value line")),
+                   item=Str(pattern=r'CONFIG_[A-Za-z0-9_]+=(?:[ynm]|-?[0-9]+|0x[0-9a-fA-F]+|"[^"\\\x00-\x1f$`]*")',
+                             pattern_doc='a CONFIG_NAME=value line (value y, n, m, a number or '
+                                         'a "string" without quotes, backslashes or "$")')),
 })
 
 SPEC = Map(doc="arch-spec.yaml", fields={

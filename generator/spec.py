@@ -12,6 +12,7 @@ Every problem becomes a ``Diagnostic``; all of them are reported together
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,22 @@ class Spec:
     display: str
     data: dict[str, Any]
     lines: dict[str, int] = field(default_factory=dict)
+    #: key path -> the file that stated it (the spec itself or a base it extends)
+    files: dict[str, str] = field(default_factory=dict)
+    #: the chain of spec files, leaf first: display name -> absolute path
+    chain: dict[str, Path] = field(default_factory=dict)
+
+    def dir_of(self, path: str) -> Path:
+        """Directory of the spec file that stated ``path`` (relative paths resolve there)."""
+        return self.chain.get(self.file_of(path), self.path.resolve()).parent
+
+    def file_of(self, path: str) -> str:
+        p = path
+        while p:
+            if p in self.files:
+                return self.files[p]
+            p = parent_path(p)
+        return self.display
 
     def line_of(self, path: str) -> int:
         """Line of ``path`` or, if it was not written, of its nearest ancestor."""
@@ -78,11 +95,16 @@ class Spec:
         return 1
 
     def diag(self, path: str, message: str) -> Diagnostic:
-        return Diagnostic(self.display, self.line_of(path), path, message)
+        return Diagnostic(self.file_of(path), self.line_of(path), path, message)
 
 
 def _line(node: Node) -> int:
     return node.start_mark.line + 1
+
+
+def _file(node: Node, default: str) -> str:
+    name = getattr(node.start_mark, "name", None)
+    return name if name and not name.startswith("<") else default
 
 
 class _Walker:
@@ -92,16 +114,26 @@ class _Walker:
         self.display = display
         self.diags: list[Diagnostic] = []
         self.lines: dict[str, int] = {}
+        self.files: dict[str, str] = {}
+        self.visited = 0
         self._ctor = SafeConstructor()
 
-    def error(self, line: int, path: str, message: str) -> None:
-        self.diags.append(Diagnostic(self.display, line, path, message))
+    def error(self, where: "Node | int", path: str, message: str) -> None:
+        """Report at a node (its own file and line: it may come from a base spec) or a line."""
+        if isinstance(where, Node):
+            self.diags.append(Diagnostic(_file(where, self.display), _line(where), path, message))
+        else:
+            self.diags.append(Diagnostic(self.display, where, path, message))
+
+    def note(self, path: str, knode: Node) -> None:
+        self.lines[path] = _line(knode)
+        self.files[path] = _file(knode, self.display)
 
     def scalar(self, node: ScalarNode, path: str) -> tuple[bool, Any]:
         try:
             return True, self._ctor.construct_object(node, deep=True)
         except ConstructorError as exc:
-            self.error(_line(node), path, f"cannot read value: {exc.problem}")
+            self.error(node, path, f"cannot read value: {exc.problem}")
             return False, None
 
     @staticmethod
@@ -124,6 +156,11 @@ class _Walker:
 
     # -- dispatch ---------------------------------------------------------
     def walk(self, f: S.Field, node: Node, path: str) -> Any:
+        self.visited += 1
+        if self.visited > MAX_SPEC_VALUES:
+            raise SpecError([Diagnostic(_file(node, self.display), _line(node), path,
+                                        f"the spec expands to more than {MAX_SPEC_VALUES} values "
+                                        "(YAML aliases nested too deep?); refusing it")])
         if isinstance(f, S.Map):
             return self.walk_map(f, node, path)
         if isinstance(f, S.Table):
@@ -136,7 +173,7 @@ class _Walker:
         if isinstance(node, MappingNode):
             return True
         found = self.describe(node, self.scalar(node, path)[1] if isinstance(node, ScalarNode) else None)
-        self.error(_line(node), path, f"expected {what}, found {found}")
+        self.error(node, path, f"expected {what}, found {found}")
         return False
 
     def _pairs(self, node: MappingNode, path: str):
@@ -145,12 +182,12 @@ class _Walker:
         for knode, vnode in node.value:
             ok, key = self.scalar(knode, path) if isinstance(knode, ScalarNode) else (False, None)
             if not ok or not isinstance(key, (str, int)) or isinstance(key, bool):
-                self.error(_line(knode), path, "expected a plain name as key, found "
+                self.error(knode, path, "expected a plain name as key, found "
                            + self.describe(knode, key))
                 continue
             key = str(key)
             if key in seen:
-                self.error(_line(knode), join_path(path, key),
+                self.error(knode, join_path(path, key),
                            f"duplicate key '{key}' (first given at line {seen[key]})")
                 continue
             seen[key] = _line(knode)
@@ -171,9 +208,13 @@ class _Walker:
                 if " " in key and isinstance(vnode, ScalarNode) and vnode.tag.endswith(":null"):
                     msg += ("\nhint: this looks like the end of a value cut at a comma inside a "
                             "flow mapping {...}; quote the value that contains the comma")
-                self.error(_line(knode), kpath, msg)
+                self.error(knode, kpath, msg)
                 continue
-            self.lines[kpath] = _line(knode)
+            if isinstance(f.fields[key], S.Derived):
+                self.error(knode, kpath, f"'{key}' is derived, not stated: {f.fields[key].formula}"
+                           "\nfix: remove this key (one fact, one place)")
+                continue
+            self.note(kpath, knode)
             out[key] = self.walk_value(f.fields[key], vnode, kpath)
         for key, sub in f.fields.items():
             if key in out:
@@ -183,8 +224,12 @@ class _Walker:
             else:
                 where = f"'{path}'" if path else "the top level"
                 doc = f" ({sub.doc})" if sub.doc else ""
-                self.error(_line(node) if not path else self.lines.get(path, _line(node)),
-                           join_path(path, key), f"missing required key '{key}'{doc} in {where}")
+                msg = f"missing required key '{key}'{doc} in {where}"
+                if path and path in self.lines:
+                    self.diags.append(Diagnostic(self.files.get(path, self.display),
+                                                 self.lines[path], join_path(path, key), msg))
+                else:
+                    self.error(node, join_path(path, key), msg)
                 out[key] = None
         return out
 
@@ -194,9 +239,9 @@ class _Walker:
         out: dict[str, Any] = {}
         for key, knode, vnode in self._pairs(node, path):
             kpath = join_path(path, key)
-            self.lines[kpath] = _line(knode)
+            self.note(kpath, knode)
             if not re.fullmatch(f.key_pattern, key):
-                self.error(_line(knode), kpath,
+                self.error(knode, kpath,
                            f"expected a name matching {f.key_pattern}, found '{key}'")
                 continue
             out[key] = self.walk_value(f.value, vnode, kpath)
@@ -209,7 +254,7 @@ class _Walker:
             items = [node]
         else:
             found = self.describe(node, self.scalar(node, path)[1] if isinstance(node, ScalarNode) else None)
-            self.error(_line(node), path, f"expected a list, found {found}")
+            self.error(node, path, f"expected a list, found {found}")
             return None
         n = len(items)
         if n < f.min_len or (f.max_len is not None and n > f.max_len):
@@ -219,11 +264,11 @@ class _Walker:
                 want = f"at least {f.min_len}"
             else:
                 want = f"{f.min_len} to {f.max_len}"
-            self.error(_line(node), path, f"expected {want} item(s), found {n}")
+            self.error(node, path, f"expected {want} item(s), found {n}")
         out = []
         for i, item in enumerate(items):
             ipath = join_path(path, i)
-            self.lines[ipath] = _line(item)
+            self.note(ipath, item)
             out.append(self.walk_value(f.item, item, ipath))
         return out
 
@@ -235,7 +280,7 @@ class _Walker:
 
     def walk_scalar(self, f: S.Field, node: Node, path: str) -> Any:
         if not isinstance(node, ScalarNode):
-            self.error(_line(node), path, f"expected {self.expected(f)}, found {self.describe(node)}")
+            self.error(node, path, f"expected {self.expected(f)}, found {self.describe(node)}")
             return None
         ok, value = self.scalar(node, path)
         if not ok:
@@ -245,18 +290,18 @@ class _Walker:
         if isinstance(f, S.Int):
             n = parse_int(value, allow_units=isinstance(f, S.Size))
             if n is None:
-                self.error(line, path, f"expected {self.expected(f)}, found {found}")
+                self.error(node, path, f"expected {self.expected(f)}, found {found}")
                 return None
             if f.choices is not None and n not in f.choices:
-                self.error(line, path, f"expected {self.expected(f)}, found {n}")
+                self.error(node, path, f"expected {self.expected(f)}, found {n}")
                 return None
             if (f.min is not None and n < f.min) or (f.max is not None and n > f.max):
-                self.error(line, path, f"expected {self.expected(f)}, found {n}")
+                self.error(node, path, f"expected {self.expected(f)}, found {n}")
                 return None
             return n
         if isinstance(f, S.Bool):
             if not isinstance(value, bool):
-                self.error(line, path, f"expected true or false, found {found}")
+                self.error(node, path, f"expected true or false, found {found}")
                 return None
             return value
         if isinstance(f, S.Str):
@@ -264,16 +309,16 @@ class _Walker:
                 hint = ""
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     hint = f" (write it quoted: \"{node.value}\")"
-                self.error(line, path, f"expected {self.expected(f)}, found {found}{hint}")
+                self.error(node, path, f"expected {self.expected(f)}, found {found}{hint}")
                 return None
             if f.choices is not None and value not in f.choices:
                 close = difflib.get_close_matches(value, list(f.choices), n=1, cutoff=0.6)
                 tip = f" (did you mean '{close[0]}'?)" if close else ""
-                self.error(line, path, f"expected {self.expected(f)}, found {found}{tip}")
+                self.error(node, path, f"expected {self.expected(f)}, found {found}{tip}")
                 return None
             if f.pattern is not None and not re.fullmatch(f.pattern, value):
                 tip = f"\nhint: {f.hint}" if f.hint else ""
-                self.error(line, path, f"expected {self.expected(f)}, found {found}{tip}")
+                self.error(node, path, f"expected {self.expected(f)}, found {found}{tip}")
                 return None
             return value
         raise TypeError(f"unknown schema field {f!r}")  # internal bug
@@ -304,26 +349,89 @@ class _Walker:
         return "a mapping"
 
 
-def _dynamic_defaults(data: dict[str, Any]) -> None:
-    """Defaults that depend on other keys (the schema's defaults are constants)."""
-    arch = data.get("arch")
-    if isinstance(arch, dict) and arch.get("name"):
+#: Specs larger than this are refused before parsing (a real spec is ~10 KiB).
+MAX_SPEC_BYTES = 1 << 20
+#: At most this many values are walked (aliases can make a small file huge).
+MAX_SPEC_VALUES = 100_000
+#: How deep ``extends:`` chains may go.
+MAX_EXTENDS_DEPTH = 8
+
+#: Cross-compiler prefixes by (family, endianness), tried in order.
+CROSS_PREFIXES = {
+    ("mips32", "little"): ["mipsel-linux-gnu-", "mipsel-unknown-elf-", "mipsel-elf-"],
+    ("mips32", "big"): ["mips-linux-gnu-", "mips-unknown-elf-", "mips-elf-"],
+}
+#: Per endianness: compiler/assembler flag, linker emulation, ELF data, byteorder.
+ENDIAN = {
+    "little": {"flag": "-EL", "ld_emulation": "elf32ltsmip", "elf_data": "lsb", "cpp": "__MIPSEL__"},
+    "big": {"flag": "-EB", "ld_emulation": "elf32btsmip", "elf_data": "msb", "cpp": "__MIPSEB__"},
+}
+
+
+def derive_fields(data: dict[str, Any]) -> None:
+    """Fill the values that follow from others (never stated in a spec).
+
+    They land in the normalized data at their natural place (so templates read
+    ``layout.kernel_link_address`` like any other value); the schema marks the
+    keys ``Derived`` so that a spec stating them is refused.
+    """
+    def sect(name):
+        v = data.get(name)
+        return v if isinstance(v, dict) else {}
+
+    arch, isa, abi, mmu, layout = (sect(k) for k in ("arch", "isa", "abi", "mmu", "layout"))
+    if arch.get("name"):
         if arch.get("defconfig") is None:
             arch["defconfig"] = f"{arch['name']}_defconfig"
         if arch.get("uts_machine") is None:
             arch["uts_machine"] = arch["name"]
+    levels = mmu.get("levels") or []
+    try:
+        mmu["big_page_size"] = mmu["page_size"] * levels[1]["entries"]
+        align = levels[0]["align"]
+        mmu["ptpr_shift"] = align.bit_length() - 1
+    except (TypeError, KeyError, IndexError):
+        pass
+    try:
+        layout["kernel_link_address"] = (layout["page_offset"] + layout["kernel_phys_start"]
+                                         - layout["phys_offset"])
+    except (TypeError, KeyError):
+        pass
+    if layout.get("task_size") is None and isinstance(layout.get("page_offset"), int):
+        layout["task_size"] = layout["page_offset"]
+    endian = ENDIAN.get(isa.get("endianness"))
+    if endian:
+        isa["endian"] = dict(endian)
+        if isinstance(abi.get("elf"), dict):
+            abi["elf"]["data"] = endian["elf_data"]
+        if isa.get("cross_compile") is None:
+            isa["cross_compile"] = list(CROSS_PREFIXES.get((isa.get("family"), isa["endianness"]), []))
 
 
-def load_spec(path: str | Path, display: str | None = None, run_checks: bool = True) -> Spec:
-    """Parse, validate and normalize a spec file; raise SpecError listing every problem."""
-    path = Path(path)
-    display = display or str(path)
+def _read_spec_text(path: Path, display: str) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError([Diagnostic(display, 0, "", f"cannot read spec: {exc}")]) from None
+        size = path.stat().st_size
+        if size > MAX_SPEC_BYTES:
+            raise SpecError([Diagnostic(display, 0, "", f"the spec is {size} bytes; the limit is "
+                                        f"{MAX_SPEC_BYTES} bytes (a real spec is a few KiB)")])
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError([Diagnostic(display, 0, "", f"cannot read spec: {exc.strerror or exc}")]) from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SpecError([Diagnostic(display, line, "", f"not UTF-8: byte 0x{raw[exc.start]:02x} "
+                                    f"at column {col}; save the file as UTF-8")]) from None
+
+
+def _compose(path: Path, display: str) -> Node | None:
+    text = _read_spec_text(path, display)
+    loader = yaml.SafeLoader(text)
+    loader.name = display  # marks (hence every node) remember their file
+    try:
+        return loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
@@ -331,15 +439,113 @@ def load_spec(path: str | Path, display: str | None = None, run_checks: bool = T
                                     f"YAML syntax error: {exc.problem or exc.context}")]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Diagnostic(display, 0, "", f"YAML error: {exc}")]) from None
-    if root is None:
+    finally:
+        loader.dispose()
+
+
+def _display_for(path: Path, leaf: Path, leaf_display: str) -> str:
+    if path == leaf:
+        return leaf_display
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _item_name(node: Node) -> str | None:
+    if isinstance(node, MappingNode):
+        for k, v in node.value:
+            if isinstance(k, ScalarNode) and k.value == "name" and isinstance(v, ScalarNode):
+                return v.value
+    return None
+
+
+def _merge(base: Node, delta: Node) -> Node:
+    """Delta over base: mappings merge key by key; lists of named mappings (devices,
+    frame slots...) merge item by item on ``name`` (new names are appended);
+    anything else is replaced. A delta node tagged ``!replace`` replaces the
+    base's value outright (to drop list items or mapping keys)."""
+    if delta.tag == "!replace":
+        delta.tag = {MappingNode: "tag:yaml.org,2002:map", SequenceNode: "tag:yaml.org,2002:seq"
+                     }.get(type(delta), "tag:yaml.org,2002:str")
+        return delta
+    if isinstance(base, SequenceNode) and isinstance(delta, SequenceNode) and delta.value:
+        bnames = [_item_name(n) for n in base.value]
+        dnames = [_item_name(n) for n in delta.value]
+        if all(bnames) and all(dnames) and len(set(dnames)) == len(dnames):
+            items = list(base.value)
+            for n, name in zip(delta.value, dnames):
+                if name in bnames:
+                    i = bnames.index(name)
+                    items[i] = _merge(items[i], n)
+                else:
+                    items.append(n)
+            return SequenceNode(delta.tag, items, base.start_mark, base.end_mark,
+                                flow_style=base.flow_style)
+        return delta
+    if not (isinstance(base, MappingNode) and isinstance(delta, MappingNode)):
+        return delta
+    index = {}
+    for i, (k, _) in enumerate(base.value):
+        if isinstance(k, ScalarNode):
+            index.setdefault(k.value, i)
+    pairs = list(base.value)
+    for k, v in delta.value:
+        i = index.pop(k.value, None) if isinstance(k, ScalarNode) else None
+        if i is None:
+            pairs.append((k, v))  # new key (or a duplicate: the walker reports it)
+        else:
+            pairs[i] = (k, _merge(pairs[i][1], v))
+    return MappingNode(delta.tag, pairs, base.start_mark, base.end_mark, flow_style=base.flow_style)
+
+
+def _load_chain(path: Path, display: str, seen: list[Path]) -> tuple[Node, list[str]]:
+    """The spec's node tree with every ``extends:`` base merged under it."""
+    node = _compose(path, display)
+    if node is None:
         raise SpecError([Diagnostic(display, 1, "", "the spec is empty")])
+    chain = {display: path}
+    if not isinstance(node, MappingNode):
+        return node, chain
+    ext = [(k, v) for k, v in node.value if isinstance(k, ScalarNode) and k.value == "extends"]
+    if not ext:
+        return node, chain
+    knode, vnode = ext[0]
+    if len(ext) > 1:
+        raise SpecError([Diagnostic(display, _line(ext[1][0]), "extends", "duplicate key 'extends'")])
+    if not isinstance(vnode, ScalarNode) or not vnode.value or vnode.tag.endswith(":null"):
+        raise SpecError([Diagnostic(display, _line(knode), "extends",
+                                    "expected the path of the base spec (relative to this file)")])
+    base_path = (path.parent / vnode.value).resolve()
+    if base_path in seen:
+        cycle = " -> ".join(str(p.name) for p in seen + [base_path])
+        raise SpecError([Diagnostic(display, _line(knode), "extends", f"circular extends: {cycle}")])
+    if len(seen) >= MAX_EXTENDS_DEPTH:
+        raise SpecError([Diagnostic(display, _line(knode), "extends",
+                                    f"more than {MAX_EXTENDS_DEPTH} levels of extends")])
+    if not base_path.is_file():
+        raise SpecError([Diagnostic(display, _line(knode), "extends",
+                                    f"base spec '{vnode.value}' not found ({base_path})")])
+    base_display = _display_for(base_path, path, display)
+    base, base_chain = _load_chain(base_path, base_display, seen + [base_path])
+    node.value = [(k, v) for k, v in node.value if k is not knode]
+    chain.update(base_chain)
+    return _merge(base, node), chain
+
+
+def load_spec(path: str | Path, display: str | None = None, run_checks: bool = True) -> Spec:
+    """Parse, validate and normalize a spec file; raise SpecError listing every problem."""
+    path = Path(path)
+    display = display or str(path)
+    root, chain = _load_chain(path.resolve(), display, [path.resolve()])
 
     walker = _Walker(display)
     data = walker.walk(S.SPEC, root, "")
-    spec = Spec(path=path, display=display, data=data or {}, lines=walker.lines)
+    spec = Spec(path=path, display=display, data=data or {}, lines=walker.lines,
+                files=walker.files, chain=chain)
     diags = list(walker.diags)
     if data is not None:
-        _dynamic_defaults(data)
+        derive_fields(data)
     if data is not None and run_checks:
         from .checks import run_checks as _run
 

@@ -135,7 +135,9 @@ CASES = {
         ["duplicate key 'page_size' (first given at line"]),
     "wrong type": (
         "  hz: 100", "  hz: fast", "hz: fast", "kernel.hz",
-        ["expected an integer in 1..10000, found string 'fast'"]),
+        ["expected one of 100, 250, 300, 1000, found string 'fast'"]),
+    "HZ not a kernel choice": (
+        "  hz: 100", "  hz: 123", "hz: 123", "kernel.hz", ["expected one of 100, 250, 300, 1000, found 123"]),
     "out of range": (
         "phys_addr_bits: 40", "phys_addr_bits: 80", "phys_addr_bits: 80", "mmu.phys_addr_bits",
         ["expected an integer in 32..64, found 80"]),
@@ -187,20 +189,21 @@ CASES = {
     "pt2 does not fill a page": (
         "{name: pt2, entries: 512,", "{name: pt2, entries: 256,", "name: pt2", "mmu.levels[1].entries",
         ["a pt2 table is 256 x 8 bytes = 2048 bytes, but page_size is 4096"]),
-    "big page inconsistent": (
-        "big_page_size: 2M", "big_page_size: 4M", "big_page_size: 4M", "mmu.big_page_size",
-        ["big_page_size is 4M, but page_size x pt2 entries = 4K x 512 = 2M"]),
+    "big page size is derived": (
+        "  page_size: 4K", "  page_size: 4K\n  big_page_size: 4M", "big_page_size: 4M", "mmu.big_page_size",
+        ["'big_page_size' is derived, not stated: page_size x levels[1].entries"]),
     "pt1 does not cover the space": (
         "{name: pt1, entries: 2048,", "{name: pt1, entries: 1024,", "name: pt1", "mmu.levels[0].entries",
         ["pt1 entries x big_page_size = 1024 x 2M = 0x80000000, but the address space is 2^32"]),
-    "ptpr_shift": (
-        "ptpr_shift: 13", "ptpr_shift: 12", "ptpr_shift: 12", "mmu.ptpr_shift",
-        ["ptpr_shift is 12 but log2(pt1 align 8K) is 13"]),
+    "ptpr_shift is derived": (
+        "  page_size: 4K", "  page_size: 4K\n  ptpr_shift: 13", "ptpr_shift: 13", "mmu.ptpr_shift",
+        ["'ptpr_shift' is derived, not stated: log2(levels[0].align)"]),
     "page_offset unaligned": (
         "page_offset: 0xC0000000", "page_offset: 0xC0100000", "page_offset: 0xC0100000",
         "layout.page_offset", ["PAGE_OFFSET 0xc0100000 is not aligned to big_page_size (2M)"]),
     "task_size above page_offset": (
-        "task_size: 0xC0000000", "task_size: 0xD0000000", "task_size:", "layout.task_size",
+        "  page_offset: 0xC0000000", "  page_offset: 0xC0000000\n  task_size: 0xD0000000",
+        "task_size:", "layout.task_size",
         ["TASK_SIZE 0xd0000000 is above PAGE_OFFSET 0xc0000000"]),
     "phys_offset not a bank base": (
         "phys_offset: 0x0", "phys_offset: 0x200000", "phys_offset:", "layout.phys_offset",
@@ -211,11 +214,31 @@ CASES = {
     "kernel not page aligned": (
         "kernel_phys_start: 0x1000", "kernel_phys_start: 0x1800", "kernel_phys_start:",
         "layout.kernel_phys_start", ["kernel_phys_start 0x1800 is not page aligned (4K)"]),
-    "link address": (
-        "kernel_link_address: 0xC0001000", "kernel_link_address: 0xC0002000", "kernel_link_address:",
-        "layout.kernel_link_address",
-        ["kernel_link_address is 0xc0002000, expected page_offset + (kernel_phys_start - phys_offset)"
-         " = 0xc0000000 + (0x1000 - 0x0) = 0xc0001000"]),
+    "link address is derived": (
+        "  page_offset: 0xC0000000", "  page_offset: 0xC0000000\n  kernel_link_address: 0xC0001000",
+        "kernel_link_address:", "layout.kernel_link_address",
+        ["'kernel_link_address' is derived, not stated: page_offset + kernel_phys_start - phys_offset"]),
+    "endianness flag stated": (
+        "cflags: [-mabi=32", "cflags: [-EL, -mabi=32", "cflags:", "isa.cflags[0]",
+        ["'-EL' is derived from isa.endianness (little); remove it"]),
+    "linker emulation stated": (
+        "ldflags: [-G0]", "ldflags: [-m, elf32ltsmip, -G0]", "ldflags:", "isa.ldflags[0]",
+        ["the linker emulation is derived from isa.endianness (little)"]),
+    "cross prefix of the other byte order": (
+        "  word_bits: 32", "  word_bits: 32\n  cross_compile: [mips-linux-gnu-]", "cross_compile:",
+        "isa.cross_compile[0]", ["'mips-linux-gnu-' builds for the other byte order"]),
+    "flag injecting make syntax": (
+        "ldflags: [-G0]", "ldflags: [-G0, '$(shell touch /tmp/x)']", "ldflags:", "isa.ldflags[1]",
+        ["expected a single compiler/linker flag"]),
+    "description injecting a line": (
+        "  description: TSAR", "  description: \"x\\ninjected := 1\"\n  x_description: TSAR",
+        "description:", "arch.description", ["expected one line of text"]),
+    "model closing a comment": (
+        "  model: UPMC", "  model: \"x */ evil /*\"\n  x_model: UPMC", "model:", "platform.model",
+        ["expected one line of text"]),
+    "config value with a newline": (
+        "    - CONFIG_TMPFS=y", "    - \"CONFIG_TMPFS=y\\nCONFIG_EVIL=y\"", "CONFIG_TMPFS", "kernel.config[10]",
+        ["expected a CONFIG_NAME=value line"]),
     "RAM bank unaligned": (
         "- {base: 0x0, size: 256M}", "- {base: 0x0, size: 0x10001000}", "- {base: 0x0, size: 0x10001000}",
         "platform.memory[0].size", ["RAM bank size 0x10001000 is not aligned to big_page_size (2M)"]),

@@ -1,8 +1,9 @@
 """Drive the real Linux 6.1 tree with a generated arch directory.
 
-The top-level Makefile owns unpacking the kernel and linking arch/<name>
-to a spec's generated output (make kernel-tree SPEC=...); these helpers run
-kbuild in a per-spec output directory under build/tests/.
+The top-level Makefile owns unpacking the kernel and making each spec's own
+hard-linked kernel tree, build/ktree/<spec stem>/, with arch/<name> linked to
+that spec's generated output (make kernel-tree SPEC=...); these helpers run
+kbuild there, in a per-spec output directory under build/tests/.
 """
 import os
 import pathlib
@@ -15,7 +16,12 @@ sys.path.insert(0, str(ROOT))
 
 from generator.spec import load_spec as _load  # noqa: E402
 
-KSRC = ROOT / "build" / "linux-source-6.1"
+KSRC0 = ROOT / "build" / "linux-source-6.1"
+
+
+def ktree(spec_path):
+    """The kernel tree of one spec (see the Makefile's KSRC)."""
+    return ROOT / "build" / "ktree" / pathlib.Path(spec_path).stem
 SPECS = {
     "tsar": ROOT / "arch-spec.yaml",
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
@@ -52,6 +58,6 @@ class KernelTree:
 
     def make(self, *targets, check=True, extra=()):
         jobs = str(os.cpu_count() or 2)
-        cmd = ["make", "-C", str(KSRC), f"O={self.out}", f"ARCH={self.arch}",
+        cmd = ["make", "-C", str(ktree(self.spec_path)), f"O={self.out}", f"ARCH={self.arch}",
                f"-j{jobs}", *extra, *targets]
         return run(cmd, check=check)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/kernel/ptrace.c: edit that file. */
+/* Copied by portkit from overrides/mips32/kernel/ptrace.c: edit that file. */
 /*
  * ptrace: the general registers as one regset (NT_PRSTATUS, struct
  * user_regs_struct), and the system call tracing hooks entry.S calls.

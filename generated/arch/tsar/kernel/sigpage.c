@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/kernel/sigpage.c: edit that file. */
+/* Copied by portkit from overrides/mips32/kernel/sigpage.c: edit that file. */
 /*
  * The signal-return page: one read+exec page mapped into every process
  * at exec, holding "li v0, __NR_rt_sigreturn; syscall". Signal handlers

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/kernel/stacktrace.c: edit that file. */
+/* Copied by portkit from overrides/mips32/kernel/stacktrace.c: edit that file. */
 /*
  * Stack traces. The kernel is built without frame information, so a
  * trace is the sequence of kernel text addresses found on the stack,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Copied by portkit from overrides/tsar/kernel/syscall_table.c: edit that
+ * Copied by portkit from overrides/mips32/kernel/syscall_table.c: edit that
  * file.
  */
 /*

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/kernel/traps.c: edit that file. */
+/* Copied by portkit from overrides/mips32/kernel/traps.c: edit that file. */
 /*
  * Exceptions other than interrupts and system calls: entry.S saves a
  * struct pt_regs and calls do_exception(), which dispatches on

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/lib/delay.c: edit that file. */
+/* Copied by portkit from overrides/mips32/lib/delay.c: edit that file. */
 /*
  * Busy-wait delays on CP0 Count: loops_per_jiffy is set to Count cycles
  * per jiffy by time_init(), so a "loop" is one cycle.

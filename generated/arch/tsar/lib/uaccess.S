@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/lib/uaccess.S: edit that file. */
+/* Copied by portkit from overrides/mips32/lib/uaccess.S: edit that file. */
 /*
  * Copying to and from user memory. Each load or store that may touch
  * user memory has an __ex_table entry; a fault ends the copy and the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/mm/fault.c: edit that file. */
+/* Copied by portkit from overrides/mmu-cp2/mm/fault.c: edit that file. */
 /*
  * Page faults. The MMU reports them as bus errors (see traps.c) with a
  * fault type from IETR/DETR; here they become handle_mm_fault() calls,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/tsar/mm/init.c: edit that file. */
+/* Copied by portkit from overrides/mmu-cp2/mm/init.c: edit that file. */
 /*
  * Kernel page tables and memory initialisation.
  *

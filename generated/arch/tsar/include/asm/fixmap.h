@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/fixmap.h: edit that file. */
+/*
+ * Copied by portkit from overrides/mmu-cp2/include/asm/fixmap.h: edit that
+ * file.
+ */
 /*
  * Compile-time virtual addresses below FIXADDR_TOP, mapped through one
  * statically allocated second-level table (see mm/init.c).

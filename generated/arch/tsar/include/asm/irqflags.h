@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Copied by portkit from overrides/tsar/include/asm/irqflags.h: edit that
+ * Copied by portkit from overrides/mips32/include/asm/irqflags.h: edit that
  * file.
  */
 /*

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/linkage.h: edit that file. */
+/*
+ * Copied by portkit from overrides/mips32/include/asm/linkage.h: edit that
+ * file.
+ */
 #ifndef _ASM_TSAR_LINKAGE_H
 #define _ASM_TSAR_LINKAGE_H
 

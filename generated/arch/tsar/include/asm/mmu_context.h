@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Copied by portkit from overrides/tsar/include/asm/mmu_context.h: edit that
- * file.
+ * Copied by portkit from overrides/mmu-cp2/include/asm/mmu_context.h: edit
+ * that file.
  */
 #ifndef _ASM_TSAR_MMU_CONTEXT_H
 #define _ASM_TSAR_MMU_CONTEXT_H

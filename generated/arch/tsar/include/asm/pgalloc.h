@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/pgalloc.h: edit that file. */
+/*
+ * Copied by portkit from overrides/mmu-cp2/include/asm/pgalloc.h: edit that
+ * file.
+ */
 /*
  * Page-table allocation. A pgd spans 2^PGD_ORDER pages, naturally
  * aligned as PTPR requires; second-level tables are one page each.

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/pgtable.h: edit that file. */
+/*
+ * Copied by portkit from overrides/mmu-cp2/include/asm/pgtable.h: edit that
+ * file.
+ */
 /*
  * TSAR page tables, as the CP2 hardware walker reads them:
  * a first-level table (the pgd) of PTD1 or big-page PTE1 words, and

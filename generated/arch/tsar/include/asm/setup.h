@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/setup.h: edit that file. */
+/* Copied by portkit from overrides/mips32/include/asm/setup.h: edit that file. */
 #ifndef _ASM_TSAR_SETUP_H
 #define _ASM_TSAR_SETUP_H
 

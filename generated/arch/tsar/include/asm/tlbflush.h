@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Copied by portkit from overrides/tsar/include/asm/tlbflush.h: edit that
+ * Copied by portkit from overrides/mmu-cp2/include/asm/tlbflush.h: edit that
  * file.
  */
 /*

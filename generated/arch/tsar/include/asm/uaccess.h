@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/uaccess.h: edit that file. */
+/*
+ * Copied by portkit from overrides/mips32/include/asm/uaccess.h: edit that
+ * file.
+ */
 /*
  * User memory access. A user access that faults arrives as a data bus
  * error from the MMU; the fault handler finds the faulting instruction

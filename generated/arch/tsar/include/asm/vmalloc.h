@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Copied by portkit from overrides/tsar/include/asm/vmalloc.h: edit that file. */
+/*
+ * Copied by portkit from overrides/mmu-cp2/include/asm/vmalloc.h: edit that
+ * file.
+ */
 #ifndef _ASM_TSAR_VMALLOC_H
 #define _ASM_TSAR_VMALLOC_H
 
