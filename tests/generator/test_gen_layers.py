@@ -202,6 +202,7 @@ def test_kbuild_lists_follow_the_files(tmp_path):
 
 def test_generic_y_leaves_out_headers_the_arch_has(tmp_path):
     dest = real_project(tmp_path)
+    (dest / "overrides/tsar/include/asm").mkdir(parents=True, exist_ok=True)
     (dest / "overrides/tsar/include/asm/string.h").write_text("/* SPDX-License-Identifier: GPL-2.0 */\n")
     rc, err = gen(dest)
     assert rc == 0, err
