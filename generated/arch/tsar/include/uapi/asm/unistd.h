@@ -15,3 +15,20 @@
 #define __ARCH_WANT_TIME32_SYSCALLS
 
 #include <asm-generic/unistd.h>
+
+/*
+ * Sets the calling thread's pointer (CP0 UserLocal, which user code reads
+ * with "rdhwr $3, $29"); in asm-generic's arch-specific range, as csky's
+ * set_thread_area.
+ */
+#define __NR_set_thread_area	(__NR_arch_specific_syscall + 0)
+__SYSCALL(__NR_set_thread_area, sys_set_thread_area)
+
+/*
+ * The ABI identity seccomp (seccomp_data.arch), audit and
+ * PTRACE_GET_SYSCALL_INFO report: ELF machine EM_MIPS, little endian,
+ * plus convention bits 0x10000000: the asm-generic numbers are not
+ * that machine's own table, so a filter written for it must not match.
+ */
+#include <linux/elf-em.h>
+#define AUDIT_ARCH_TSAR	(EM_MIPS | 0x40000000 | 0x10000000)
