@@ -130,14 +130,26 @@ static void check_misaligned_uaccess(void)
 	long ret, flags;
 	pid_t pid;
 
+	/* waitid()'s siginfo at an odd address (wait4 is a time32 call). */
 	pid = fork();
 	if (pid == 0)
 		exit(7);
-	memset(buf, 0xff, sizeof(words));
-	ret = wait4(pid, (int *)(buf + 1), 0, NULL);
-	memcpy(&status, buf + 1, sizeof(status));
-	report("wait4-misaligned-status", ret == pid && status == 0x700,
-	       "ret %ld status %lx", ret == pid ? 0 : ret, status);
+	{
+		static unsigned int info_words[36];
+		char *info = (char *)info_words;
+		int signo, code, cpid, cstatus;
+
+		ret = my_syscall5(__NR_waitid, 1 /* P_PID */, pid, info + 1,
+				  4 /* WEXITED */, 0);
+		memcpy(&signo, info + 1, 4);
+		memcpy(&code, info + 1 + 8, 4);
+		memcpy(&cpid, info + 1 + 12, 4);
+		memcpy(&cstatus, info + 1 + 20, 4);
+		report("waitid-misaligned-info",
+		       ret == 0 && signo == SIGCHLD && code == 1 /* CLD_EXITED */ &&
+		       cpid == pid && cstatus == 7,
+		       "ret %ld status %ld", ret, cstatus);
+	}
 
 	/* put_user() of an int (prctl) to an odd address. */
 	my_syscall2(__NR_prctl, PR_SET_PDEATHSIG, SIGUSR1);
@@ -162,6 +174,24 @@ static void check_misaligned_uaccess(void)
 	       ret, 0);
 }
 
+/* Guest instructions per getpid() (Count ticks once per instruction). */
+static void measure_null_syscall(void)
+{
+	unsigned long t0, t1, best = ~0UL;
+	int round, i;
+
+	for (round = 0; round < 5; round++) {
+		__asm__ volatile(".set push\n.set mips32r2\nrdhwr %0, $2\n.set pop" : "=r"(t0));
+		for (i = 0; i < 1000; i++)
+			my_syscall0(__NR_getpid);
+		__asm__ volatile(".set push\n.set mips32r2\nrdhwr %0, $2\n.set pop" : "=r"(t1));
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("abi-syscalls: null syscall (getpid): %lu instructions\n",
+	       best / 1000);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "tls-after-exec"))
@@ -170,6 +200,7 @@ int main(int argc, char **argv)
 	check_enosys();
 	check_tls(argv[0]);
 	check_misaligned_uaccess();
+	measure_null_syscall();
 	printf("abi-syscalls: %d failures\n", failures);
 	return failures != 0;
 }

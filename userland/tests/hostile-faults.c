@@ -146,8 +146,15 @@ static void check_bad_syscalls(void)
 	expect_errno("clock-gettime-kernel", my_syscall2(__NR_clock_gettime64, 0, kts), -EFAULT);
 	expect_errno("uname-odd-pointer", my_syscall1(__NR_uname, 1), -EFAULT);
 	expect_errno("pipe2-readonly", my_syscall2(__NR_pipe2, ro_page, 0), -EFAULT);
-	expect_errno("wait4-status-kernel",
-		     my_syscall4(__NR_wait4, -1, KADDR, 1 /* WNOHANG */, 0), -ECHILD);
+	{
+		pid_t pid = fork();
+
+		if (pid == 0)
+			exit(0);
+		expect_errno("waitid-info-kernel",
+			     my_syscall5(__NR_waitid, 1 /* P_PID */, pid, KADDR,
+					 4 /* WEXITED */, 0), -EFAULT);
+	}
 	expect_errno("rt-sigaction-kernel",
 		     my_syscall4(__NR_rt_sigaction, SIGUSR1, KADDR, 0, 8), -EFAULT);
 	expect_errno("mmap-kernel-fixed",

@@ -8,11 +8,14 @@
  * tsar uses the asm-generic system call numbers.
  */
 
-#define __ARCH_WANT_STAT64
-#define __ARCH_WANT_SET_GET_RLIMIT
 #define __ARCH_WANT_SYS_CLONE
 #define __ARCH_WANT_SYS_CLONE3
-#define __ARCH_WANT_TIME32_SYSCALLS
+/*
+ * y2038-safe calls only, as riscv32: no 32-bit time_t calls (wait4,
+ * gettimeofday, nanosleep, futex, ... use waitid, clock_gettime64,
+ * clock_nanosleep_time64, futex_time64), no stat64 family (statx), no
+ * old get/setrlimit (prlimit64).
+ */
 
 #include <asm-generic/unistd.h>
 
