@@ -121,6 +121,18 @@ static void fault_record(int sig, siginfo_t *si, void *ucv)
 }
 
 /*
+ * Maps the shared report page; call it before making holes in the address
+ * space that a later mmap() could fill.
+ */
+static __attribute__((unused))
+int catch_fault_init(void)
+{
+	fault_shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return fault_shared == MAP_FAILED ? -1 : 0;
+}
+
+/*
  * Runs fn() in a child that catches SIGSEGV, SIGBUS, SIGILL, SIGFPE,
  * SIGTRAP and SIGSYS. Returns 1 with *r filled when a signal came, 0 when
  * fn() returned, -1 when the child ended some other way.
@@ -134,12 +146,8 @@ int catch_fault(void (*fn)(void), struct fault_report *r)
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
-	if (!fault_shared) {
-		fault_shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (fault_shared == MAP_FAILED)
-			return -1;
-	}
+	if (!fault_shared && catch_fault_init())
+		return -1;
 	memset(fault_shared, 0, sizeof(*fault_shared));
 	pid = fork();
 	if (pid == 0) {

@@ -51,7 +51,9 @@ int main(void)
 	target = bss_code;
 	expect_segv_accerr("bss", call_target, (unsigned long)bss_code);
 
-	target = sbrk(4096);
+	/* The brk heap (nolibc 6.1's sbrk() returns the new end, not the old). */
+	target = (void *)my_syscall1(__NR_brk, 0);
+	my_syscall1(__NR_brk, (char *)target + 4096);
 	expect_segv_accerr("brk", call_target, (unsigned long)target);
 
 	/* The stack's address is only known in the child. */

@@ -197,10 +197,57 @@ static void check_seccomp(void)
 	       "tsar %lx mipsel %lx", AUDIT_ARCH_TSAR, AUDIT_ARCH_MIPSEL);
 }
 
+/* A core dump carries the thread pointer in an NT_TSAR_TLS note. */
+static void check_core_note(void)
+{
+	static unsigned char core[65536];
+	unsigned long long lim[2] = { ~0ULL, ~0ULL };
+	unsigned long tp = 0, machine = 0;
+	int status = 0, fd, n, i, prstatus = 0;
+	Elf32_Ehdr *eh = (Elf32_Ehdr *)core;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		my_syscall4(__NR_prlimit64, 0, 4 /* RLIMIT_CORE */, lim, 0);
+		chdir("/tmp");
+		set_tp(0x7c0de000);
+		*(volatile int *)0 = 0;
+		exit(1);
+	}
+	waitpid(pid, &status, 0);
+	fd = open("/tmp/core", O_RDONLY);
+	n = fd < 0 ? 0 : read(fd, core, sizeof(core));
+	close(fd);
+	if (n > (int)sizeof(*eh)) {
+		machine = eh->e_machine;
+		for (i = 0; i < eh->e_phnum; i++) {
+			Elf32_Phdr *ph = (Elf32_Phdr *)(core + eh->e_phoff) + i;
+			unsigned int off = ph->p_offset;
+
+			if (ph->p_type != PT_NOTE)
+				continue;
+			while (off + 12 <= ph->p_offset + ph->p_filesz && off + 12 <= (unsigned int)n) {
+				Elf32_Nhdr *nh = (Elf32_Nhdr *)(core + off);
+				unsigned int desc = off + 12 + ((nh->n_namesz + 3) & ~3);
+
+				if (nh->n_type == NT_PRSTATUS)
+					prstatus = 1;
+				if (nh->n_type == NT_TSAR_TLS && desc + 4 <= (unsigned int)n)
+					memcpy(&tp, core + desc, 4);
+				off = desc + ((nh->n_descsz + 3) & ~3);
+			}
+		}
+	}
+	report("core-dump-tls-note",
+	       (status & 0x80) && machine == EM_MIPS && prstatus && tp == 0x7c0de000,
+	       "status %lx tp %lx", status, tp);
+}
+
 int main(void)
 {
 	check_ptrace();
 	check_seccomp();
+	check_core_note();
 	printf("abi-ptrace: %d failures\n", failures);
 	return failures != 0;
 }

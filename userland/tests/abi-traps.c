@@ -43,7 +43,6 @@ TRAP_FN(break_0_7, "break 0, 7")
 TRAP_FN(teq_7, "teq $0, $0, 7")
 TRAP_FN(teq_6, "teq $0, $0, 6")
 TRAP_FN(teq_3, "teq $0, $0, 3")
-TRAP_FN(teqi_0, "teqi $0, 0")
 
 static volatile int zero;
 
@@ -101,8 +100,6 @@ static void check_signal_frame(void)
 	int status = 0, ok;
 	pid_t pid;
 
-	frame_seen = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pid = fork();
 	if (pid == 0) {
 		sigaction_info(SIGSEGV, frame_handler, 0);
@@ -129,10 +126,18 @@ int main(void)
 {
 	unsigned long u, ro, rw;
 
-	u = (unsigned long)mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	munmap((void *)u, 4096);
+	/*
+	 * Trap-immediate instructions (teqi...) are not tested: TSAR decodes
+	 * every REGIMM encoding as a branch (hardware reference 1.1).
+	 * The unmapped page is unmapped last so no later mmap reuses it.
+	 */
+	catch_fault_init();
+	frame_seen = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ro = (unsigned long)mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	rw = (unsigned long)mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	u = (unsigned long)mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap((void *)u, 4096);
 	page_unmapped = u;
 	page_ro = ro;
 	page_rw = rw;
@@ -145,7 +150,6 @@ int main(void)
 	check("teq-7", teq_7, SIGFPE, FPE_INTDIV, (unsigned long)teq_7_pc);
 	check("teq-6", teq_6, SIGFPE, FPE_INTOVF, (unsigned long)teq_6_pc);
 	check("teq-3", teq_3, SIGTRAP, SI_KERNEL, 0);
-	check("teqi", teqi_0, SIGTRAP, SI_KERNEL, 0);
 
 	{
 		struct fault_report r;

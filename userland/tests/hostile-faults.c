@@ -52,7 +52,10 @@ static void jump_kernel(void)  { ((void (*)(void))(KADDR + 0x180))(); }
 static void store_ro(void)     { *(volatile char *)(ro_page + 0x31) = 1; }
 static void load_unmapped(void) { (void)*(volatile char *)(unmapped_page + 0x42); }
 static void exec_nx(void)      { ((void (*)(void))nx_page)(); }
-static void store_text(void)   { *(volatile int *)(unsigned long)store_text = 0; }
+static void store_text(void)
+{
+	__asm__ volatile("sw $zero, 0(%0)" : : "r"(store_text) : "memory");
+}
 static void null_call(void)    { ((void (*)(void))0)(); }
 
 /* Privileged instructions: coprocessor 0 is unusable in user mode. */
@@ -168,6 +171,7 @@ int main(void)
 {
 	unsigned long u;
 
+	catch_fault_init();
 	ro_page = (unsigned long)mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	nx_page = (unsigned long)mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	*(volatile unsigned int *)nx_page = 0x03e00008;	/* jr ra */

@@ -10,7 +10,7 @@
 #define CHILDREN	32
 #define GRANDCHILDREN	7
 
-static int gate[2];
+static int gate[2], ready[2];
 
 static void wait_gate(void)
 {
@@ -34,6 +34,8 @@ static int child(void)
 		}
 		n += pid > 0;
 	}
+	/* Tell the parent this subtree is complete. */
+	write(ready[1], "r", 1);
 	wait_gate();
 	for (i = 0; i < n; i++)
 		if (wait4(-1, &status, 0, NULL) > 0 && status == 0)
@@ -49,6 +51,7 @@ int main(void)
 	struct sysinfo si;
 
 	pipe(gate);
+	pipe(ready);
 	for (i = 0; i < CHILDREN; i++) {
 		pid_t pid = fork();
 
@@ -56,8 +59,12 @@ int main(void)
 			exit(child());
 		n += pid > 0;
 	}
-	/* Everyone is blocked on the gate: count the processes. */
-	sched_yield();
+	/* Once every child has forked its subtree, count the processes. */
+	for (i = 0; i < n; i++) {
+		char c;
+
+		read(ready[0], &c, 1);
+	}
 	sysinfo(&si);
 	printf("hostile-forkstorm: %d children forked, %u processes running\n",
 	       n, si.procs);

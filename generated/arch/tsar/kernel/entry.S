@@ -21,6 +21,7 @@
 #include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/linkage.h>
+#include <asm/signal.h>
 #include <asm/asm-offsets.h>
 #include <asm/cp0.h>
 #include <asm/mmu-cp2.h>
@@ -314,6 +315,14 @@ bad_syscall:
 	 li	v0, -ENOSYS
 
 bad_stack:
+	/*
+	 * The stack arguments cannot be read: the call fails with EFAULT,
+	 * as on MIPS, and the process also gets SIGSEGV, since with such
+	 * an sp not even exit() can succeed (a corrupt sigreturn frame,
+	 * say, would otherwise leave it spinning).
+	 */
+	jal	force_sig
+	 li	a0, SIGSEGV
 	j	syscall_set_result
 	 li	v0, -EFAULT
 SYM_CODE_END(handle_sys)
