@@ -335,6 +335,11 @@ long __tsar_wait4(long pid, int *status, long options, void *rusage)
 	long idtype = 1 /* P_PID */, ret;
 	int st;
 
+	/* wait4()'s own checks: WNOHANG WUNTRACED WCONTINUED __WNOTHREAD __WCLONE __WALL */
+	if (options & ~(0x1 | 0x2 | 0x8 | 0x20000000 | 0x80000000 | 0x40000000))
+		return -22;	/* EINVAL */
+	if (pid == (-2147483647 - 1))
+		return -3;	/* ESRCH: -INT_MIN is no process group */
 	if (pid == -1)
 		idtype = 0;	/* P_ALL */
 	else if (pid <= 0)
