@@ -214,7 +214,12 @@ SYSCALL = Map(doc="system call convention", fields={
     "return_register": _reg("register holding the result"),
     "error_convention": Str(doc="how errors are returned", choices=("a3_flag", "negative_v0")),
     "table": Str(doc="syscall table", choices=("asm-generic",)),
-    "time32_syscalls": Bool(doc="also provide the 32-bit time syscalls", default=False),
+    "time32_syscalls": Bool(doc="also provide the 32-bit time syscalls and the other legacy calls "
+                                "riscv32 does without (stat64 family, get/setrlimit)",
+                            default=False),
+    "audit_convention": Int(doc="__AUDIT_ARCH_CONVENTION_* bits added to the ELF machine in the "
+                                "AUDIT_ARCH value (seccomp, audit, PTRACE_GET_SYSCALL_INFO) when "
+                                "the syscall table is not that machine's own", min=0, default=0),
     "clone_order": Str(doc="argument order of clone()",
                        choices=("forwards", "backwards", "backwards2", "backwards3"),
                        default="forwards"),

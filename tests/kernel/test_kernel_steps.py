@@ -74,6 +74,12 @@ def test_headers_install_gives_a_usable_uapi(tree, tmp_path):
     inc = tmp_path / "include"
     assert (inc / "asm" / "unistd.h").is_file()
     prog = tmp_path / "abi.c"
+    # The legacy calls exist only with abi.syscall.time32_syscalls.
+    if tree.spec["abi"]["syscall"]["time32_syscalls"]:
+        legacy = "int x = __NR_fstatat64 + __NR_wait4 + __NR_gettimeofday;"
+    else:
+        legacy = ("#if defined(__NR_fstatat64) || defined(__NR_wait4) || defined(__NR_gettimeofday)\n"
+                  "#error legacy calls\n#endif\nint x = __NR_statx + __NR_waitid + __NR_clock_gettime64;")
     # The user register set is the spec's frame slots marked user: true.
     user_words = sum(s.get("words", 1) for s in tree.spec["abi"]["frame"]
                      if s["user"])
@@ -86,7 +92,8 @@ _Static_assert(sizeof(struct user_regs_struct) == {user_words} * 4, "regs");
 _Static_assert(sizeof(struct sigcontext) >= sizeof(struct user_regs_struct), "sc");
 _Static_assert(__NR_openat == 56 && __NR_clone == 220 && __NR_exit == 93, "asm-generic numbers");
 _Static_assert(__NR_clone3 == 435, "clone3");
-int x = __NR_fstatat64;
+_Static_assert(__NR_set_thread_area == 244, "TLS call in the arch-specific range");
+{legacy}
 """)
     run(["mipsel-linux-gnu-gcc", "-nostdinc", "-isystem", str(inc),
          "-fsyntax-only", str(prog)])

@@ -21,6 +21,9 @@
 #define WTERMSIG(status)	((status) & 0x7f)
 #define WIFSIGNALED(status)	(((status) & 0x7f) != 0 && ((status) & 0x7f) != 0x7f)
 #endif
+#ifndef WIFSTOPPED
+#define WIFSTOPPED(status)	(((status) & 0xff) == 0x7f)
+#endif
 
 static __attribute__((unused))
 int uname(struct new_utsname *buf)
@@ -78,6 +81,89 @@ int sigaction_simple(int sig, void (*handler)(int), unsigned long flags)
 		return -1;
 	}
 	return 0;
+}
+
+/* siginfo and ucontext as the kernel lays them out in a signal frame. */
+#include <asm/siginfo.h>
+#include <asm/sigcontext.h>
+#include <asm/ucontext.h>
+
+static __attribute__((unused))
+int sigaction_info(int sig, void (*handler)(int, siginfo_t *, void *),
+		   unsigned long flags)
+{
+	return sigaction_simple(sig, (void (*)(int))(void *)handler,
+				flags | SA_SIGINFO);
+}
+
+/*
+ * What the first fatal signal of a child run by catch_fault() said: the
+ * handler stores it in a shared page the parent reads.
+ */
+struct fault_report {
+	int signo;
+	int code;
+	unsigned long addr;
+	unsigned long epc;	/* from the handler's ucontext */
+};
+
+static struct fault_report *fault_shared;
+
+static void fault_record(int sig, siginfo_t *si, void *ucv)
+{
+	struct ucontext *uc = ucv;
+
+	fault_shared->signo = sig;
+	fault_shared->code = si->si_code;
+	fault_shared->addr = (unsigned long)si->si_addr;
+	fault_shared->epc = uc->uc_mcontext.regs.epc;
+	sys_exit(0);
+}
+
+/*
+ * Maps the shared report page; call it before making holes in the address
+ * space that a later mmap() could fill.
+ */
+static __attribute__((unused))
+int catch_fault_init(void)
+{
+	fault_shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return fault_shared == MAP_FAILED ? -1 : 0;
+}
+
+/*
+ * Runs fn() in a child that catches SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGTRAP and SIGSYS. Returns 1 with *r filled when a signal came, 0 when
+ * fn() returned, -1 when the child ended some other way.
+ */
+static __attribute__((unused))
+int catch_fault(void (*fn)(void), struct fault_report *r)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS };
+	int status = 0;
+	unsigned int i;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (!fault_shared && catch_fault_init())
+		return -1;
+	memset(fault_shared, 0, sizeof(*fault_shared));
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction_info(sigs[i], fault_record, 0);
+		fn();
+		sys_exit(42);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	*r = *fault_shared;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 42)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && r->signo)
+		return 1;
+	return -1;
 }
 
 #endif /* _PORTKIT_LIBC_H */

@@ -10,6 +10,13 @@
  *   (or -errno in v0 when built with -DTSAR_SYSCALL_NEGATIVE_V0).
  * It also steers nolibc 6.1's sys.h towards the calls a 32-bit asm-generic
  * ABI has, and routes lseek to llseek; libc.h adds calls nolibc lacks.
+ *
+ * When the kernel has only the y2038-safe calls (spec
+ * abi.syscall.time32_syscalls: false, as riscv32: no wait4, gettimeofday,
+ * pselect6, ppoll with 32-bit time, no fstatat64), the calls nolibc 6.1
+ * makes are routed to their replacements here: wait4 -> waitid,
+ * gettimeofday -> clock_gettime64, pselect6/ppoll -> the _time64 calls,
+ * fstatat64 -> statx.
  */
 #ifndef _NOLIBC_ARCH_TSAR_H
 #define _NOLIBC_ARCH_TSAR_H
@@ -44,9 +51,29 @@ struct sys_stat_struct {
 	unsigned int		__unused5;
 };
 
-/* Calls nolibc 6.1 looks for under other names. */
+/*
+ * Calls nolibc 6.1 looks for under other names. A call this ABI lacks gets
+ * a negative number no system call uses, which the my_syscallN macros
+ * below turn into a call of the routing function.
+ */
+#ifdef __NR_fstatat64
 #define __NR_newfstatat		__NR_fstatat64
+#else
+#define __NR_newfstatat		(-2)	/* -> statx */
+#endif
 #define __ARCH_WANT_SYS_PSELECT6
+#ifndef __NR_pselect6
+#define __NR_pselect6		(-3)	/* -> pselect6_time64 */
+#endif
+#ifndef __NR_ppoll
+#define __NR_ppoll		(-4)	/* -> ppoll_time64 */
+#endif
+#ifndef __NR_wait4
+#define __NR_wait4		(-5)	/* -> waitid */
+#endif
+#ifndef __NR_gettimeofday
+#define __NR_gettimeofday	(-6)	/* -> clock_gettime64 */
+#endif
 /*
  * No plain lseek on this ABI, only llseek (offset in two halves, result
  * through a pointer). nolibc 6.1 calls my_syscall3(__NR_lseek, ...), so
@@ -54,6 +81,18 @@ struct sys_stat_struct {
  * into __tsar_lseek() (below).
  */
 #define __NR_lseek		(-1)
+
+/* The routing functions (defined below) the my_syscallN macros call. */
+struct __tsar_timepair;
+static long __tsar_gettimeofday(void *tv, void *tz);
+static long __tsar_fstatat(long dirfd, const char *path,
+			   struct sys_stat_struct *st, long flags);
+static long __tsar_ppoll(void *fds, long nfds, struct __tsar_timepair *ts,
+			 void *sigmask);
+static long __tsar_wait4(long pid, int *status, long options, void *rusage);
+static long __tsar_pselect6(long nfds, void *r, void *w, void *e,
+			    struct __tsar_timepair *ts, void *sigmask);
+static long __tsar_lseek(long fd, long offset, long whence);
 
 #ifdef TSAR_SYSCALL_NEGATIVE_V0
 #define __TSAR_SYSCALL_RESULT(v0, a3)	(v0)
@@ -90,6 +129,11 @@ struct sys_stat_struct {
 })
 
 #define my_syscall2(num, arg1, arg2)					\
+	((num) == -6 ?							\
+	 __tsar_gettimeofday((void *)(arg1), (void *)(arg2)) :		\
+	 __tsar_syscall2(num, arg1, arg2))
+
+#define __tsar_syscall2(num, arg1, arg2)				\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -124,6 +168,18 @@ struct sys_stat_struct {
 })
 
 #define my_syscall4(num, arg1, arg2, arg3, arg4)			\
+	((num) == -2 ?							\
+	 __tsar_fstatat((long)(arg1), (void *)(arg2), (void *)(arg3),	\
+			(long)(arg4)) :					\
+	 (num) == -4 ?							\
+	 __tsar_ppoll((void *)(arg1), (long)(arg2), (void *)(arg3),	\
+		      (void *)(arg4)) :					\
+	 (num) == -5 ?							\
+	 __tsar_wait4((long)(arg1), (void *)(arg2), (long)(arg3),	\
+		      (void *)(arg4)) :					\
+	 __tsar_syscall4(num, arg1, arg2, arg3, arg4))
+
+#define __tsar_syscall4(num, arg1, arg2, arg3, arg4)			\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -159,6 +215,12 @@ struct sys_stat_struct {
 })
 
 #define my_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6)		\
+	((num) == -3 ?							\
+	 __tsar_pselect6((long)(arg1), (void *)(arg2), (void *)(arg3),	\
+			 (void *)(arg4), (void *)(arg5), (void *)(arg6)) : \
+	 __tsar_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6))
+
+#define __tsar_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6)	\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -179,6 +241,179 @@ struct sys_stat_struct {
 			 : __TSAR_SYSCALL_CLOBBERS);			\
 	__TSAR_SYSCALL_RESULT(_num, _a3);				\
 })
+
+struct __tsar_timespec64 {
+	long long tv_sec;
+	long long tv_nsec;
+};
+
+/* The 32-bit-time timespec/timeval nolibc 6.1 uses (two longs each). */
+struct __tsar_timepair {
+	long sec;
+	long frac;
+};
+
+/*
+ * Stores len bytes at a user-supplied address through the kernel (a pipe),
+ * so a bad address gives EFAULT as the real call would, not a fault.
+ */
+static __attribute__((unused))
+long __tsar_copy_out(void *dst, const void *src, long len)
+{
+	int fds[2];
+	long ret;
+
+	ret = my_syscall2(__NR_pipe2, fds, 0);
+	if (ret < 0)
+		return ret;
+	ret = my_syscall3(__NR_write, fds[1], src, len);
+	if (ret >= 0)
+		ret = my_syscall3(__NR_read, fds[0], dst, len);
+	my_syscall1(__NR_close, fds[0]);
+	my_syscall1(__NR_close, fds[1]);
+	return ret < 0 ? ret : 0;
+}
+
+static __attribute__((unused))
+long __tsar_gettimeofday(void *tv, void *tz)
+{
+	static const struct __tsar_timepair no_tz;	/* UTC, no DST */
+	struct __tsar_timespec64 ts;
+	struct __tsar_timepair tv32;
+	long ret;
+
+	if (tv) {
+		ret = __tsar_syscall2(__NR_clock_gettime64, 0 /* CLOCK_REALTIME */, &ts);
+		if (ret < 0)
+			return ret;
+		tv32.sec = (long)ts.tv_sec;
+		tv32.frac = (long)(ts.tv_nsec / 1000);
+		ret = __tsar_copy_out(tv, &tv32, sizeof(tv32));
+		if (ret < 0)
+			return ret;
+	}
+	return tz ? __tsar_copy_out(tz, &no_tz, sizeof(no_tz)) : 0;
+}
+
+static __attribute__((unused))
+struct __tsar_timespec64 *__tsar_ts64(struct __tsar_timespec64 *out,
+				      const struct __tsar_timepair *ts)
+{
+	if (!ts)
+		return (struct __tsar_timespec64 *)0;
+	out->tv_sec = ts->sec;
+	out->tv_nsec = ts->frac;
+	return out;
+}
+
+static __attribute__((unused))
+long __tsar_pselect6(long nfds, void *r, void *w, void *e,
+		     struct __tsar_timepair *ts, void *sigmask)
+{
+	struct __tsar_timespec64 ts64;
+
+	return __tsar_syscall6(__NR_pselect6_time64, nfds, r, w, e,
+			       __tsar_ts64(&ts64, ts), sigmask);
+}
+
+static __attribute__((unused))
+long __tsar_ppoll(void *fds, long nfds, struct __tsar_timepair *ts,
+		  void *sigmask)
+{
+	struct __tsar_timespec64 ts64;
+
+	return __tsar_syscall4(__NR_ppoll_time64, fds, nfds,
+			       __tsar_ts64(&ts64, ts), sigmask);
+}
+
+/* wait4() on waitid(): the status word rebuilt from the siginfo. */
+static __attribute__((unused))
+long __tsar_wait4(long pid, int *status, long options, void *rusage)
+{
+	/* siginfo: signo, errno, code, then pid, uid, status for SIGCHLD. */
+	int info[32];
+	long idtype = 1 /* P_PID */, ret;
+	int st;
+
+	/* wait4()'s own checks: WNOHANG WUNTRACED WCONTINUED __WNOTHREAD __WCLONE __WALL */
+	if (options & ~(0x1 | 0x2 | 0x8 | 0x20000000 | 0x80000000 | 0x40000000))
+		return -22;	/* EINVAL */
+	if (pid == (-2147483647 - 1))
+		return -3;	/* ESRCH: -INT_MIN is no process group */
+	if (pid == -1)
+		idtype = 0;	/* P_ALL */
+	else if (pid <= 0)
+		idtype = 2;	/* P_PGID (0: the caller's group) */
+	info[3] = 0;
+	ret = my_syscall5(__NR_waitid, idtype, pid < -1 ? -pid : (pid == -1 ? 0 : pid),
+			  info, options | 4 /* WEXITED */, rusage);
+	if (ret < 0 || !info[3])
+		return ret < 0 ? ret : 0;
+	switch (info[2]) {
+	case 1:	/* CLD_EXITED */
+		st = (info[5] & 0xff) << 8;
+		break;
+	case 2:	/* CLD_KILLED */
+		st = info[5] & 0x7f;
+		break;
+	case 3:	/* CLD_DUMPED */
+		st = (info[5] & 0x7f) | 0x80;
+		break;
+	case 6:	/* CLD_CONTINUED */
+		st = 0xffff;
+		break;
+	default: /* CLD_TRAPPED, CLD_STOPPED: the stop code */
+		st = (info[5] << 8) | 0x7f;
+	}
+	if (status)
+		*status = st;
+	return info[3];
+}
+
+/* fstatat64() on statx(), filling the struct stat64 layout above. */
+static __attribute__((unused))
+long __tsar_fstatat(long dirfd, const char *path, struct sys_stat_struct *st,
+		    long flags)
+{
+	struct {
+		unsigned int mask, blksize;
+		unsigned long long attributes;
+		unsigned int nlink, uid, gid;
+		unsigned short mode, pad1;
+		unsigned long long ino, size, blocks, attributes_mask;
+		struct { long long sec; unsigned int nsec; int pad; }
+			atime, btime, ctime, mtime;
+		unsigned int rdev_major, rdev_minor, dev_major, dev_minor;
+		unsigned long long spare[14];
+	} sx;
+	long ret;
+
+	__builtin_memset(st, 0, sizeof(*st));
+	ret = my_syscall5(__NR_statx, dirfd, path, flags,
+			  0x7ff /* STATX_BASIC_STATS */, &sx);
+	if (ret < 0)
+		return ret;
+	/* The kernel's new_encode_dev(). */
+	st->st_dev = (sx.dev_minor & 0xff) | (sx.dev_major << 8) |
+		     ((unsigned long long)(sx.dev_minor & ~0xffu) << 12);
+	st->st_rdev = (sx.rdev_minor & 0xff) | (sx.rdev_major << 8) |
+		      ((unsigned long long)(sx.rdev_minor & ~0xffu) << 12);
+	st->st_ino = sx.ino;
+	st->st_mode = sx.mode;
+	st->st_nlink = sx.nlink;
+	st->st_uid = sx.uid;
+	st->st_gid = sx.gid;
+	st->st_size = sx.size;
+	st->st_blksize = sx.blksize;
+	st->st_blocks = sx.blocks;
+	st->st_atime = sx.atime.sec;
+	st->st_atime_nsec = sx.atime.nsec;
+	st->st_mtime = sx.mtime.sec;
+	st->st_mtime_nsec = sx.mtime.nsec;
+	st->st_ctime = sx.ctime.sec;
+	st->st_ctime_nsec = sx.ctime.nsec;
+	return 0;
+}
 
 static __attribute__((unused))
 long __tsar_lseek(long fd, long offset, long whence)

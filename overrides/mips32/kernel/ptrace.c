@@ -4,12 +4,14 @@
  * user_regs_struct), and the system call tracing hooks entry.S calls.
  */
 
+#include <linux/audit.h>
 #include <linux/elf.h>
 #include <linux/ptrace.h>
 #include <linux/regset.h>
 #include <linux/resume_user_mode.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
+#include <linux/seccomp.h>
 #include <linux/uaccess.h>
 
 #include <asm/syscall.h>
@@ -48,7 +50,27 @@ static int gpr_set(struct task_struct *target, const struct user_regset *regset,
 	return 0;
 }
 
-enum tsar_regset { REGSET_GPR };
+static int tls_get(struct task_struct *target, const struct user_regset *regset,
+		   struct membuf to)
+{
+	return membuf_store(&to, task_thread_info(target)->tp_value);
+}
+
+static int tls_set(struct task_struct *target, const struct user_regset *regset,
+		   unsigned int pos, unsigned int count,
+		   const void *kbuf, const void __user *ubuf)
+{
+	unsigned long tp = task_thread_info(target)->tp_value;
+	int ret;
+
+	ret = user_regset_copyin(&pos, &count, &kbuf, &ubuf, &tp, 0, sizeof(tp));
+	if (ret)
+		return ret;
+	task_thread_info(target)->tp_value = tp;
+	return 0;
+}
+
+enum tsar_regset { REGSET_GPR, REGSET_TLS };
 
 static const struct user_regset tsar_regsets[] = {
 	[REGSET_GPR] = {
@@ -58,6 +80,14 @@ static const struct user_regset tsar_regsets[] = {
 		.align = sizeof(elf_greg_t),
 		.regset_get = gpr_get,
 		.set = gpr_set,
+	},
+	[REGSET_TLS] = {
+		.core_note_type = NT_TSAR_TLS,
+		.n = 1,
+		.size = sizeof(unsigned long),
+		.align = sizeof(unsigned long),
+		.regset_get = tls_get,
+		.set = tls_set,
 	},
 };
 
@@ -77,23 +107,164 @@ void ptrace_disable(struct task_struct *child)
 {
 }
 
+/* PTRACE_PEEKUSR: MIPS register numbers (asm/ptrace.h). */
+static int peek_user(struct task_struct *child, unsigned long addr,
+		     unsigned long __user *data)
+{
+	struct pt_regs *regs = task_pt_regs(child);
+	unsigned long val;
+
+	switch (addr) {
+	case 0 ... 31:
+		val = regs->regs[addr];
+		break;
+	case PTRACE_USR_PC:
+		val = regs->epc;
+		break;
+	case PTRACE_USR_CAUSE:
+		val = regs->cause;
+		break;
+	case PTRACE_USR_BADVADDR:
+		val = regs->badvaddr;
+		break;
+	case PTRACE_USR_MMHI:
+		val = regs->hi;
+		break;
+	case PTRACE_USR_MMLO:
+		val = regs->lo;
+		break;
+	default:
+		/* No FPU, DSP or SmartMIPS registers. */
+		return -EIO;
+	}
+	return put_user(val, data);
+}
+
+static int poke_user(struct task_struct *child, unsigned long addr,
+		     unsigned long data)
+{
+	struct pt_regs *regs = task_pt_regs(child);
+
+	switch (addr) {
+	case 1 ... 31:
+		regs->regs[addr] = data;
+		break;
+	case 0:
+		break;
+	case PTRACE_USR_PC:
+		regs->epc = data;
+		break;
+	case PTRACE_USR_MMHI:
+		regs->hi = data;
+		break;
+	case PTRACE_USR_MMLO:
+		regs->lo = data;
+		break;
+	default:
+		/* Cause and BadVAddr are read-only, as on MIPS. */
+		return -EIO;
+	}
+	return 0;
+}
+
+/* PTRACE_GETREGS/SETREGS: MIPS's 64-bit slots, sign-extended. */
+static int get_mips_regs(struct task_struct *child,
+			 struct user_regs_mips __user *data)
+{
+	struct pt_regs *regs = task_pt_regs(child);
+	struct user_regs_mips r;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r.regs[i] = (long)regs->regs[i];
+	r.lo = (long)regs->lo;
+	r.hi = (long)regs->hi;
+	r.cp0_epc = (long)regs->epc;
+	r.cp0_badvaddr = (long)regs->badvaddr;
+	r.cp0_status = (long)regs->status;
+	r.cp0_cause = (long)regs->cause;
+	return copy_to_user(data, &r, sizeof(r)) ? -EIO : 0;
+}
+
+static int set_mips_regs(struct task_struct *child,
+			 struct user_regs_mips __user *data)
+{
+	struct pt_regs *regs = task_pt_regs(child);
+	struct user_regs_mips r;
+	int i;
+
+	if (copy_from_user(&r, data, sizeof(r)))
+		return -EIO;
+	for (i = 1; i < 32; i++)
+		regs->regs[i] = r.regs[i];
+	regs->lo = r.lo;
+	regs->hi = r.hi;
+	regs->epc = r.cp0_epc;
+	/* BadVAddr, Status and Cause are not writable. */
+	return 0;
+}
+
 long arch_ptrace(struct task_struct *child, long request,
 		 unsigned long addr, unsigned long data)
 {
-	return ptrace_request(child, request, addr, data);
+	unsigned long __user *datap = (unsigned long __user *)data;
+
+	switch (request) {
+	case PTRACE_PEEKUSR:
+		return peek_user(child, addr, datap);
+	case PTRACE_POKEUSR:
+		return poke_user(child, addr, data);
+	case PTRACE_GETREGS:
+		return get_mips_regs(child, (struct user_regs_mips __user *)data);
+	case PTRACE_SETREGS:
+		return set_mips_regs(child, (struct user_regs_mips __user *)data);
+	case PTRACE_GET_THREAD_AREA:
+		return put_user(task_thread_info(child)->tp_value, datap);
+	default:
+		return ptrace_request(child, request, addr, data);
+	}
 }
 
-/* Returns the system call number to run, or -1 to skip it. */
+/*
+ * Called by entry.S when a syscall has work (trace, seccomp, audit).
+ * Returns 0 to run the call numbered orig_v0, -1 to skip it.
+ */
 asmlinkage long syscall_trace_enter(struct pt_regs *regs)
 {
-	if (test_thread_flag(TIF_SYSCALL_TRACE) &&
-	    ptrace_report_syscall_entry(regs))
-		return -1;
-	return syscall_get_nr(current, regs);
+	long nr = regs->regs[SYSCALL_NR_REG];
+
+	if (test_thread_flag(TIF_SYSCALL_TRACE)) {
+		if (ptrace_report_syscall_entry(regs))
+			goto skip;
+		/*
+		 * As on MIPS, the tracer changes the call through v0, re-read
+		 * here; setting it to -1 skips the call (an unchanged -1 is
+		 * just an invalid number: ENOSYS).
+		 */
+		if (regs->regs[SYSCALL_NR_REG] != nr) {
+			nr = regs->regs[SYSCALL_NR_REG];
+			if (nr == -1)
+				goto skip;
+			syscall_set_nr(current, regs, nr);
+		}
+	}
+
+	if (secure_computing() == -1)
+		goto skip;
+
+	audit_syscall_entry(syscall_get_nr(current, regs), regs->regs[4],
+			    regs->regs[5], regs->regs[6], regs->orig_a3);
+	return 0;
+
+skip:
+	/* Not a call to restart: the registers are the tracer's result. */
+	regs->orig_v0 = -1;
+	return -1;
 }
 
 asmlinkage void syscall_trace_leave(struct pt_regs *regs)
 {
+	audit_syscall_exit(regs);
 	if (test_thread_flag(TIF_SYSCALL_TRACE))
 		ptrace_report_syscall_exit(regs, 0);
 }

@@ -8,6 +8,8 @@
 
 #include <asm/syscalls.h>
 
+asmlinkage long sys_set_thread_area(unsigned long tp);
+
 /* 32-bit asm-generic: mmap2 takes its offset in pages. */
 #define sys_mmap2	sys_mmap_pgoff
 

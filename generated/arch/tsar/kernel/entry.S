@@ -21,8 +21,10 @@
 #include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/linkage.h>
+#include <asm/signal.h>
 #include <asm/asm-offsets.h>
 #include <asm/cp0.h>
+#include <asm/mmu-cp2.h>
 #include <asm/regdef.h>
 #include <asm/thread_info.h>
 #include <asm/unistd.h>
@@ -146,6 +148,12 @@
 	lw	$30, PT_R30(sp)
 	lw	$31, PT_R31(sp)
 	lw	sp, PT_R29(sp)
+	/*
+	 * MIPS clears LLbit at eret; TSAR's eret keeps the reservation, so
+	 * drop it here: an ll before the exception (another task may have
+	 * run since) must not let a later sc succeed.
+	 */
+	mtc2	zero, MMU_LL_RESET
 	eret
 	.endm
 
@@ -265,8 +273,9 @@ SYM_INNER_LABEL(syscall_dispatch, SYM_L_LOCAL)
 SYM_INNER_LABEL(syscall_return, SYM_L_LOCAL)
 	/* rt_sigreturn and execve replaced the whole context: keep it. */
 	lw	t0, PT_ORIG_V0(sp)
-	bltz	t0, 2f
+	bltz	t0, syscall_exit_work
 	 nop
+syscall_set_result:
 	/* -4095..-1 (-MAX_ERRNO..-1) is an error: a3 = 1, positive errno. */
 	li	t0, -4096
 	sltu	t0, t0, v0
@@ -276,7 +285,8 @@ SYM_INNER_LABEL(syscall_return, SYM_L_LOCAL)
 	sw	t1, PT_R7(sp)
 	subu	v0, zero, v0
 1:	sw	v0, PT_R2(sp)
-2:	lw	t0, TI_FLAGS(gp)
+syscall_exit_work:
+	lw	t0, TI_FLAGS(gp)
 	andi	t0, t0, _TIF_SYSCALL_WORK
 	beqz	t0, ret_from_exception
 	 nop
@@ -286,23 +296,34 @@ SYM_INNER_LABEL(syscall_return, SYM_L_LOCAL)
 	 nop
 
 syscall_trace:
+	/*
+	 * Returns 0 to run the call whose number it left in orig_v0 (the
+	 * tracer may have changed it), or -1 to skip it: the registers then
+	 * stay as the tracer or seccomp left them, and the exit stop is
+	 * still reported.
+	 */
 	jal	syscall_trace_enter
 	 move	a0, sp
-	/*
-	 * The tracer may have changed the number; -1 skips the call and
-	 * returns the registers as the tracer left them.
-	 */
 	bgez	v0, syscall_dispatch
-	 sw	v0, PT_ORIG_V0(sp)
-	j	ret_from_exception
+	 nop
+	j	syscall_exit_work
 	 nop
 
 bad_syscall:
-	j	syscall_return
+	/* Any number out of the table, negative ones included: ENOSYS. */
+	j	syscall_set_result
 	 li	v0, -ENOSYS
 
 bad_stack:
-	j	syscall_return
+	/*
+	 * The stack arguments cannot be read: the call fails with EFAULT,
+	 * as on MIPS, and the process also gets SIGSEGV, since with such
+	 * an sp not even exit() can succeed (a corrupt sigreturn frame,
+	 * say, would otherwise leave it spinning).
+	 */
+	jal	force_sig
+	 li	a0, SIGSEGV
+	j	syscall_set_result
 	 li	v0, -EFAULT
 SYM_CODE_END(handle_sys)
 

@@ -17,6 +17,7 @@
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
+#include <linux/syscalls.h>
 
 #include <asm/cp0.h>
 #include <asm/processor.h>
@@ -102,9 +103,23 @@ unsigned long __get_wchan(struct task_struct *p)
 	return 0;
 }
 
-/* No FPU or other per-thread hardware state to reset at exec. */
+/* At exec: no FPU state to reset, and no thread pointer any more. */
 void flush_thread(void)
 {
+	current_thread_info()->tp_value = 0;
+	write_c0_userlocal(0);
+}
+
+/*
+ * The thread pointer of the calling thread (clone(CLONE_SETTLS) sets a
+ * new thread's): kept in thread_info, loaded into UserLocal by
+ * __switch_to, read by user code with "rdhwr $3, $29".
+ */
+SYSCALL_DEFINE1(set_thread_area, unsigned long, tp)
+{
+	current_thread_info()->tp_value = tp;
+	write_c0_userlocal(tp);
+	return 0;
 }
 
 int dump_fpu(struct pt_regs *regs, elf_fpregset_t *fpu)

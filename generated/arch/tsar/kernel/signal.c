@@ -23,7 +23,14 @@
 #include <asm/traps.h>
 #include <asm/ucontext.h>
 
+/*
+ * As MIPS lays it out: the handler is entered with sp at the frame, so
+ * the frame starts with the o32 argument save area the callee may store
+ * a0-a3 into, then two words where MIPS once had its trampoline.
+ */
 struct rt_sigframe {
+	u32 arg_save[4];
+	u32 pad[2];
 	struct siginfo info;
 	struct ucontext uc;
 };
@@ -104,8 +111,8 @@ static int setup_rt_frame(struct ksignal *ksig, sigset_t *set,
 	struct rt_sigframe __user *frame;
 	long err = 0;
 
-	/* o32 wants 8-byte alignment and 16 bytes of argument home space. */
-	frame = (struct rt_sigframe __user *)((sp - sizeof(*frame) - 16) & ~7UL);
+	/* o32 wants 8-byte alignment; the frame holds the argument save area. */
+	frame = (struct rt_sigframe __user *)((sp - sizeof(*frame)) & ~7UL);
 	if (!access_ok(frame, sizeof(*frame)))
 		return -EFAULT;
 

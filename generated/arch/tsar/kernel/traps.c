@@ -134,10 +134,134 @@ static void trap_or_die(struct pt_regs *regs, int signo, int code,
 	die(str, regs, exc_code(regs));
 }
 
+/*
+ * The instruction that raised the exception: the one in the branch delay
+ * slot when Cause.BD is set. Returns 0 on success.
+ */
+static int exception_insn(struct pt_regs *regs, u32 *insn)
+{
+	unsigned long pc = regs->epc + ((regs->cause & CAUSE_BD) ? 4 : 0);
+
+	if (user_mode(regs))
+		return get_user(*insn, (u32 __user *)pc);
+	return get_kernel_nofault(*insn, (u32 *)pc);
+}
+
+/* MIPS load/store opcodes (bits 31..26) and their access sizes. */
+#define OP_LB	0x20
+#define OP_LH	0x21
+#define OP_LWL	0x22
+#define OP_LW	0x23
+#define OP_LBU	0x24
+#define OP_LHU	0x25
+#define OP_LWR	0x26
+#define OP_SB	0x28
+#define OP_SH	0x29
+#define OP_SWL	0x2a
+#define OP_SW	0x2b
+#define OP_SWR	0x2e
+#define OP_LL	0x30
+#define OP_SC	0x38
+
+static bool insn_is_load_store(u32 insn)
+{
+	unsigned int op = insn >> 26;
+
+	return (op >= OP_LB && op <= OP_LWR) || (op >= OP_SB && op <= OP_SWL) ||
+	       op == OP_SW || op == OP_SWR || op == OP_LL || op == OP_SC;
+}
+
+/* base + offset of a load/store instruction, from the saved registers. */
+static unsigned long insn_address(struct pt_regs *regs, u32 insn)
+{
+	return regs->regs[(insn >> 21) & 31] + (long)(s16)(insn & 0xffff);
+}
+
+/*
+ * A kernel access to a misaligned user address (put_user() of a status
+ * word at an odd address, say) is done byte by byte, as MIPS emulates
+ * it; only instructions with an __ex_table entry, i.e. user accesses,
+ * qualify. A fault on the way takes the access's own fixup.
+ */
+static bool emulate_user_access_unaligned(struct pt_regs *regs)
+{
+	unsigned long addr, val = 0;
+	unsigned int op, rt, size, i;
+	u32 insn;
+	u8 byte;
+
+	if (regs->cause & CAUSE_BD)
+		return false;
+	if (!search_exception_tables(regs->epc))
+		return false;
+	if (get_kernel_nofault(insn, (u32 *)regs->epc))
+		return false;
+	op = insn >> 26;
+	rt = (insn >> 16) & 31;
+	switch (op) {
+	case OP_LH: case OP_LHU: case OP_SH:
+		size = 2;
+		break;
+	case OP_LW: case OP_SW:
+		size = 4;
+		break;
+	default:
+		return false;
+	}
+	addr = insn_address(regs, insn);
+	if (!access_ok((void __user *)addr, size))
+		return fixup_exception(regs);
+
+	if (op == OP_SH || op == OP_SW) {
+		val = regs->regs[rt];
+		for (i = 0; i < size; i++)	/* little endian */
+			if (__put_user((u8)(val >> (8 * i)), (u8 __user *)addr + i))
+				return fixup_exception(regs);
+	} else {
+		for (i = 0; i < size; i++) {
+			if (__get_user(byte, (u8 __user *)addr + i))
+				return fixup_exception(regs);
+			val |= (unsigned long)byte << (8 * i);
+		}
+		if (op == OP_LH)
+			val = (long)(s16)val;
+		if (rt)
+			regs->regs[rt] = val;
+	}
+	regs->epc += 4;
+	return true;
+}
+
+/*
+ * User-mode misaligned accesses are not emulated: SIGBUS (BUS_ADRALN) at
+ * the exact address, which BadVAddr holds for address errors.
+ */
 static void do_address_error(struct pt_regs *regs)
 {
+	if (!user_mode(regs) && emulate_user_access_unaligned(regs))
+		return;
 	trap_or_die(regs, SIGBUS, BUS_ADRALN, regs->badvaddr,
 		    "Unaligned access");
+}
+
+/*
+ * DBVAR (and BadVAddr) hold the faulting data address with bits 1..0
+ * cleared; the instruction's base + offset gives the exact byte.
+ */
+static unsigned long exact_data_address(struct pt_regs *regs,
+					unsigned long dbvar)
+{
+	unsigned long addr;
+	u32 insn;
+
+	if (exception_insn(regs, &insn) || !insn_is_load_store(insn))
+		return dbvar;
+	addr = insn_address(regs, insn);
+	/* lwl/lwr/swl/swr touch the word of addr; others start at addr. */
+	if ((addr & ~3UL) != (dbvar & ~3UL) &&
+	    ((addr + 3) & ~3UL) != (dbvar & ~3UL))
+		return dbvar;
+	return addr;
 }
 
 /*
@@ -150,6 +274,9 @@ static void do_bus_error(struct pt_regs *regs, bool exec)
 	unsigned long type = exec ? read_c2_ietr() : read_c2_detr();
 	unsigned long addr = exec ? read_c2_ibvar() : read_c2_dbvar();
 	bool write = !exec && !(type & MMU_FAULT_READ);
+
+	if (!exec)
+		addr = exact_data_address(regs, addr);
 
 	type &= ~MMU_FAULT_READ;
 	switch (type) {
@@ -167,15 +294,70 @@ static void do_bus_error(struct pt_regs *regs, bool exec)
 	}
 }
 
+/* Break/trap codes with a meaning, as on MIPS (asm/break.h there). */
+#define BRK_OVERFLOW	6	/* overflow check */
+#define BRK_DIVZERO	7	/* divide by zero check */
+
+/* What MIPS's do_trap_or_bp() does for user mode. */
+static void user_trap_code(struct pt_regs *regs, unsigned int code,
+			   int si_code)
+{
+	switch (code) {
+	case BRK_OVERFLOW:
+		force_sig_fault(SIGFPE, FPE_INTOVF, (void __user *)regs->epc);
+		break;
+	case BRK_DIVZERO:
+		force_sig_fault(SIGFPE, FPE_INTDIV, (void __user *)regs->epc);
+		break;
+	default:
+		if (si_code)
+			force_sig_fault(SIGTRAP, si_code, NULL);
+		else
+			force_sig(SIGTRAP);
+	}
+}
+
 static void do_breakpoint(struct pt_regs *regs)
 {
-	trap_or_die(regs, SIGTRAP, TRAP_BRKPT, regs->epc, "Breakpoint");
+	unsigned int code;
+	u32 insn;
+
+	if (!user_mode(regs)) {
+		trap_or_die(regs, SIGTRAP, TRAP_BRKPT, regs->epc, "Breakpoint");
+		return;
+	}
+	if (exception_insn(regs, &insn)) {
+		force_sig(SIGSEGV);
+		return;
+	}
+	/*
+	 * The code is bits 25..6; old assemblers put a single code in
+	 * bits 25..16, recognised as MIPS does: a code >= 1024 is swapped.
+	 */
+	code = (insn >> 6) & ((1 << 20) - 1);
+	if (code >= (1 << 10))
+		code = ((code & ((1 << 10) - 1)) << 10) | (code >> 10);
+	user_trap_code(regs, code, TRAP_BRKPT);
 }
 
 static void do_trap_insn(struct pt_regs *regs)
 {
-	/* gcc's division-by-zero check traps with code 7 ("teq zero"). */
-	trap_or_die(regs, SIGFPE, FPE_INTDIV, regs->epc, "Trap");
+	unsigned int code = 0;
+	u32 insn;
+
+	if (!user_mode(regs)) {
+		/* gcc's division-by-zero check traps with code 7. */
+		trap_or_die(regs, SIGFPE, FPE_INTDIV, regs->epc, "Trap");
+		return;
+	}
+	if (exception_insn(regs, &insn)) {
+		force_sig(SIGSEGV);
+		return;
+	}
+	/* Register traps (SPECIAL opcode) have a code in bits 15..6. */
+	if (!(insn >> 26))
+		code = (insn >> 6) & ((1 << 10) - 1);
+	user_trap_code(regs, code, 0);
 }
 
 static void do_reserved(struct pt_regs *regs)

@@ -82,6 +82,12 @@ extern unsigned long max_mapnr;
 
 #endif /* !__ASSEMBLY__ */
 
+/*
+ * The page tables have an execute bit: heap, .bss and stack are executable
+ * only when the process asks for it (READ_IMPLIES_EXEC), as on MIPS.
+ */
+#define VM_DATA_DEFAULT_FLAGS	VM_DATA_FLAGS_TSK_EXEC
+
 #include <asm-generic/memory_model.h>
 #include <asm-generic/getorder.h>
 

@@ -16,6 +16,7 @@
 #include <linux/err.h>
 #include <linux/sched.h>
 #include <asm/ptrace.h>
+#include <asm/unistd.h>
 
 extern void *sys_call_table[];
 
@@ -85,7 +86,7 @@ static inline void syscall_get_arguments(struct task_struct *task,
 
 static inline int syscall_get_arch(struct task_struct *task)
 {
-	return AUDIT_ARCH_MIPSEL;
+	return AUDIT_ARCH_TSAR;
 }
 
 #endif /* _ASM_TSAR_SYSCALL_H */

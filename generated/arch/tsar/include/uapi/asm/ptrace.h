@@ -35,4 +35,40 @@ struct user_regs_struct {
 #define USER_REGS_CAUSE       37
 #define USER_REGS_COUNT		38
 
+/*
+ * MIPS's own requests, with MIPS's numbers, for MIPS debuggers:
+ * PTRACE_GETREGS/SETREGS transfer struct user_regs_mips (38 64-bit slots,
+ * sign-extended, in MIPS's order); PTRACE_GET_THREAD_AREA stores the
+ * thread pointer at the address in data.
+ */
+#define PTRACE_GETREGS		12
+#define PTRACE_SETREGS		13
+#define PTRACE_GET_THREAD_AREA	25
+
+/* PTRACE_PEEKUSR/POKEUSR addresses, MIPS numbering: 0-31 are the GPRs. */
+#define PTRACE_USR_PC		64
+#define PTRACE_USR_CAUSE	65
+#define PTRACE_USR_BADVADDR	66
+#define PTRACE_USR_MMHI		67
+#define PTRACE_USR_MMLO		68
+
+/*
+ * Regset and core-dump note holding the thread pointer (one word). Notes
+ * are read per e_machine; this one sits after MIPS's 0x800-0x802 with a
+ * gap, as no generic TLS note exists.
+ */
+#define NT_TSAR_TLS		0x8f0
+
+#ifndef __ASSEMBLY__
+struct user_regs_mips {
+	unsigned long long regs[32];
+	unsigned long long lo;
+	unsigned long long hi;
+	unsigned long long cp0_epc;
+	unsigned long long cp0_badvaddr;
+	unsigned long long cp0_status;
+	unsigned long long cp0_cause;
+};
+#endif /* !__ASSEMBLY__ */
+
 #endif /* _UAPI_ASM_TSAR_PTRACE_H */

@@ -8,10 +8,30 @@
  * tsar uses the asm-generic system call numbers.
  */
 
-#define __ARCH_WANT_STAT64
-#define __ARCH_WANT_SET_GET_RLIMIT
 #define __ARCH_WANT_SYS_CLONE
 #define __ARCH_WANT_SYS_CLONE3
-#define __ARCH_WANT_TIME32_SYSCALLS
+/*
+ * y2038-safe calls only, as riscv32: no 32-bit time_t calls (wait4,
+ * gettimeofday, nanosleep, futex, ... use waitid, clock_gettime64,
+ * clock_nanosleep_time64, futex_time64), no stat64 family (statx), no
+ * old get/setrlimit (prlimit64).
+ */
 
 #include <asm-generic/unistd.h>
+
+/*
+ * Sets the calling thread's pointer (CP0 UserLocal, which user code reads
+ * with "rdhwr $3, $29"); in asm-generic's arch-specific range, as csky's
+ * set_thread_area.
+ */
+#define __NR_set_thread_area	(__NR_arch_specific_syscall + 0)
+__SYSCALL(__NR_set_thread_area, sys_set_thread_area)
+
+/*
+ * The ABI identity seccomp (seccomp_data.arch), audit and
+ * PTRACE_GET_SYSCALL_INFO report: ELF machine EM_MIPS, little endian,
+ * plus convention bits 0x10000000: the asm-generic numbers are not
+ * that machine's own table, so a filter written for it must not match.
+ */
+#include <linux/elf-em.h>
+#define AUDIT_ARCH_TSAR	(EM_MIPS | 0x40000000 | 0x10000000)
