@@ -24,6 +24,9 @@
 #ifndef WIFSTOPPED
 #define WIFSTOPPED(status)	(((status) & 0xff) == 0x7f)
 #endif
+#ifndef WSTOPSIG
+#define WSTOPSIG(status)	(((status) >> 8) & 0xff)
+#endif
 
 static __attribute__((unused))
 int uname(struct new_utsname *buf)

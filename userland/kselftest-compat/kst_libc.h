@@ -346,6 +346,8 @@ static __attribute__((unused)) int setpgrp(void) { return setpgid(0, 0); }
 #endif
 #ifndef WIFSTOPPED
 #define WIFSTOPPED(status)	(((status) & 0xff) == 0x7f)
+#endif
+#ifndef WSTOPSIG
 #define WSTOPSIG(status)	WEXITSTATUS(status)
 #endif
 #ifndef WCOREDUMP

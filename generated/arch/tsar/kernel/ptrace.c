@@ -83,7 +83,7 @@ static const struct user_regset tsar_regsets[] = {
 		.set = gpr_set,
 	},
 	[REGSET_TLS] = {
-		.core_note_type = NT_TSAR_TLS,
+		.core_note_type = NT_THREAD_POINTER,
 		.n = 1,
 		.size = sizeof(unsigned long),
 		.align = sizeof(unsigned long),

@@ -58,4 +58,7 @@ static inline long regs_return_value(struct pt_regs *regs)
 
 #endif /* !__ASSEMBLY__ */
 
+/* The thread-pointer note under its arch-neutral name, for family code. */
+#define NT_THREAD_POINTER	NT_TSAR_TLS
+
 #endif /* _ASM_TSAR_PTRACE_H */
