@@ -50,7 +50,7 @@ KST_HEADERS	:= $(wildcard kselftest-compat/*.h kselftest-compat/include/*.h \
 $(KST_OUT)/kst_syscall_names.h: $(OUT)/include/nolibc.h
 	@mkdir -p $(KST_OUT)
 	cat $(SYSROOT)/include/asm/unistd.h $(SYSROOT)/include/asm-generic/unistd.h | \
-		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#ifndef SYS_\1\n#define SYS_\1 __NR_\1\n#endif/p' > $@
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#if !defined(SYS_\1) \&\& defined(__NR_\1)\n#define SYS_\1 __NR_\1\n#endif/p' > $@
 
 $(KST_OUT)/kst-%: $(OUT)/include/nolibc.h $(KST_OUT)/kst_syscall_names.h $(KST_HEADERS) $(HEADERS) selftests.mk
 	$(CC) $(KST_CFLAGS) $(KST_CPPFLAGS) -o $@ $(call kst_src,$*) $(LDLIBS)

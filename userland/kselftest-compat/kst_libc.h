@@ -25,9 +25,8 @@
 #include <linux/auxvec.h>
 #include <kst_syscall_names.h>
 
-/* Without time32 calls the futex selftests' SYS_futex is futex_time64; a
- * timeout they pass would need the 64-bit layout (futex_wait_wouldblock
- * passes one that is only checked for validity). */
+/* Without time32 calls the futex selftests' SYS_futex is futex_time64;
+ * syscall() converts their (32-bit) timespec timeouts for it. */
 #if !defined(SYS_futex) && defined(__NR_futex_time64)
 #define SYS_futex	__NR_futex_time64
 #endif
@@ -371,6 +370,22 @@ long syscall(long nr, ...)
 	e = va_arg(ap, long);
 	f = va_arg(ap, long);
 	va_end(ap);
+#if !defined(__NR_futex) && defined(__NR_futex_time64)
+	/* The waiting futex operations take a timespec in the 4th argument. */
+	if (nr == __NR_futex_time64 && d) {
+		switch (b & FUTEX_CMD_MASK) {
+		case FUTEX_WAIT: case FUTEX_WAIT_BITSET: case FUTEX_LOCK_PI:
+		case FUTEX_LOCK_PI2: case FUTEX_WAIT_REQUEUE_PI: {
+			const struct timespec *old = (const struct timespec *)d;
+			struct __kernel_timespec t64 = {
+				.tv_sec = old->tv_sec, .tv_nsec = old->tv_nsec,
+			};
+
+			return KST_SYSCALL_RET(my_syscall6(nr, a, b, c, (long)&t64, e, f));
+		}
+		}
+	}
+#endif
 	return KST_SYSCALL_RET(my_syscall6(nr, a, b, c, d, e, f));
 }
 
