@@ -20,8 +20,9 @@
 
 #include <linux/types.h>
 
-#define clear_page(page)	memset((page), 0, PAGE_SIZE)
-#define copy_page(to, from)	memcpy((to), (from), PAGE_SIZE)
+/* Word-at-a-time page routines in assembly (arch lib/memset.S, memcpy.S). */
+void clear_page(void *page);
+void copy_page(void *to, void *from);
 
 struct page;
 #define clear_user_page(page, vaddr, pg)	clear_page(page)
