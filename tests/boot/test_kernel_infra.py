@@ -2,10 +2,11 @@
 unwinding (/proc/<pid>/wchan and /proc/<pid>/stack of sleeping tasks),
 BUG()/WARN() through a break instruction and the bug table."""
 import re
+import subprocess
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import EMU, guest_kernel, program_status
 
 pytestmark = pytest.mark.kernel
 
@@ -78,3 +79,29 @@ def test_warn_reports_and_the_task_goes_on(kernel):
     # The write returned: the crashing child exited normally.
     assert "portkit-init: crash child ended with status 0x0" in out
     assert rc == 0, err
+
+
+def test_ram_beyond_lowmem_and_a_device_tree_above_it(kernel, tmp_path):
+    # 1.5 GiB of RAM: the loader puts the DTB at the top, far above what
+    # the linear map reaches; the kernel copies it into lowmem and says
+    # why the RAM above lowmem is not used.
+    dts = subprocess.run(["dtc", "-I", "dtb", "-O", "dts", str(kernel.dtb)],
+                         capture_output=True, text=True, check=True).stdout
+    dts, n = re.subn(r"(memory@0 \{[^}]*reg = <0x00 0x00 )0x10000000>",
+                     r"\g<1>0x60000000>", dts)
+    assert n == 1, dts
+    big = tmp_path / "big-ram.dtb"
+    subprocess.run(["dtc", "-I", "dts", "-O", "dtb", "-o", str(big), "-"],
+                   input=dts, text=True, check=True, capture_output=True)
+    cmd = [str(EMU), "-dtb", str(big), "-timeout", "60", "-append",
+           "console=ttyVTTY0 portkit_run=wchan", str(kernel.vmlinux)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    out = proc.stdout.replace("\r\n", "\n")
+    m = re.search(r"Device tree at 0x([0-9a-f]+) is outside lowmem: copied to", out)
+    assert m and int(m.group(1), 16) >= 0x50000000, out[:4000]
+    assert re.search(r"Ignoring RAM from 0x[0-9a-f]+ to 0x0*60000000: the kernel "
+                     r"maps only lowmem \(\d+ MiB below 0x[0-9a-f]+\) and has no "
+                     r"highmem support", out), out[:4000]
+    assert re.search(r"^portkit-init: \d+ passed, 0 failed$", out, re.M), out[-3000:]
+    assert proc.returncode == 0, proc.stderr
