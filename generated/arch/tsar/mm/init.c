@@ -146,7 +146,7 @@ void __init paging_init(void)
 	for (i = 0; i < USER_PTRS_PER_PGD; i++)
 		swapper_pg_dir[i] = __pgd(0);
 	/* head.S's mapping of a device tree above lowmem, if any. */
-	for (i = pgd_index(LOWMEM_LIMIT); i < PTRS_PER_PGD; i++)
+	for (i = pgd_index(LOWMEM_LIMIT + PGDIR_SIZE - 1); i < PTRS_PER_PGD; i++)
 		if (pmd_leaf(__pmd(pgd_val(swapper_pg_dir[i]))))
 			swapper_pg_dir[i] = __pgd(0);
 
