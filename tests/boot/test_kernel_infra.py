@@ -101,7 +101,7 @@ def test_ram_beyond_lowmem_and_a_device_tree_above_it(kernel, tmp_path):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
     out = proc.stdout.replace("\r\n", "\n")
-    m = re.search(r"Device tree at 0x([0-9a-f]+) is outside lowmem: copied to", out)
+    m = re.search(r"Device tree at 0x([0-9a-f]+) is outside lowmem: copied into lowmem", out)
     assert m and int(m.group(1), 16) >= 0x50000000, out[:4000]
     assert re.search(r"Ignoring RAM from 0x[0-9a-f]+ to 0x0*60000000: the kernel "
                      r"maps only lowmem \(\d+ MiB below 0x[0-9a-f]+\) and has no "

@@ -37,8 +37,8 @@ static int apply_r_mips_26(struct module *me, u32 *loc, Elf32_Addr v)
 		return -ENOEXEC;
 	}
 	if ((target & 0xf0000000) != (((u32)loc + 4) & 0xf0000000)) {
-		pr_err("%s: R_MIPS_26 from %px to %08x: out of the 256 MiB region (build with -mlong-calls)\n",
-		       me->name, loc, target);
+		pr_err("%s: R_MIPS_26 to %08x: out of the 256 MiB region (build with -mlong-calls)\n",
+		       me->name, target);
 		return -ENOEXEC;
 	}
 	*loc = (*loc & ~0x03ffffff) | ((target >> 2) & 0x03ffffff);

@@ -26,8 +26,6 @@
  * The entry code, from handle_int to __switch_to, calls C functions with
  * sp at the struct pt_regs of the exception (entry.S).
  */
-extern char handle_int[], __switch_to[];
-
 static bool in_exception_entry(unsigned long pc)
 {
 	return pc >= (unsigned long)handle_int &&

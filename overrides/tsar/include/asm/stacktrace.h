@@ -11,6 +11,9 @@
 
 struct task_struct;
 
+/* entry.S: the code from handle_int to __switch_to runs on a pt_regs frame. */
+extern char handle_int[], __switch_to[];
+
 struct unwind_frame {
 	unsigned long pc;		/* where the function is */
 	unsigned long sp;		/* its stack pointer there */
