@@ -122,14 +122,34 @@ userland: kconfig
 		SYSCALL_ERRORS=$(SYSCALL_ERRORS)
 
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
+#
+# The test modules (userland/modules/) are built out of tree against that
+# vmlinux, then go into the initramfs through a second list,
+# modules.list; vmlinux is relinked when that list changes (cheap).
+MODSRC    := $(TOP)/userland/modules
+
 kernel: userland
+	@test -f $(KOUT)/modules.list || echo 'dir /lib 0755 0 0' > $(KOUT)/modules.list
 	@$(KSRC)/scripts/config --file $(KOUT)/.config \
-		--set-str INITRAMFS_SOURCE $(KOUT)/userland/initramfs.list
+		--set-str INITRAMFS_SOURCE "$(KOUT)/userland/initramfs.list $(KOUT)/modules.list"
 	@$(KMAKE) olddefconfig >/dev/null
 	@echo "  KBUILD  vmlinux for $(ARCH_NAME) in $(KOUT) (about 3 minutes from scratch on 2 cores)"
 	@# The log lets ./generate.py --status map undefined symbols to responsibilities.
 	@{ $(KMAKE) vmlinux dtbs 2>&1; echo $$? > $(KOUT)/.kbuild-status; } | tee $(KOUT)/build.log
 	@exit $$(cat $(KOUT)/.kbuild-status)
+	@if grep -q '^CONFIG_MODULES=y' $(KOUT)/.config; then \
+		mkdir -p $(KOUT)/extmod && cp -u $(MODSRC)/Kbuild $(MODSRC)/*.c $(KOUT)/extmod/ && \
+		$(KMAKE) modules && \
+		$(KMAKE) M=$(KOUT)/extmod modules && \
+		scripts/modules-list.sh $(KOUT)/extmod > $(KOUT)/modules.list.new && \
+		if cmp -s $(KOUT)/modules.list.new $(KOUT)/modules.list; then \
+			rm $(KOUT)/modules.list.new; \
+		else \
+			mv $(KOUT)/modules.list.new $(KOUT)/modules.list && \
+			echo "  RELINK  vmlinux with the modules in the initramfs" && \
+			$(KMAKE) vmlinux; \
+		fi; \
+	fi
 	@cp $(KOUT)/arch/$(ARCH_NAME)/boot/dts/$(PLATFORM).dtb $(KOUT)/$(PLATFORM).dtb
 	@$(CROSS_COMPILE)size $(KOUT)/vmlinux
 	@echo "  KERNEL  $(KOUT)/vmlinux"

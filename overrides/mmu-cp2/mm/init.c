@@ -9,6 +9,8 @@
  */
 
 #include <linux/init.h>
+#include <linux/libfdt.h>
+#include <linux/of_fdt.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
@@ -82,8 +84,38 @@ static void __init map_lowmem(phys_addr_t start, phys_addr_t end)
 }
 
 /*
+ * A device tree the loader put outside lowmem (the emulator puts it at
+ * the top of RAM) would be unreachable once the boot mappings go: copy
+ * it into lowmem, reading it through head.S's identity map, which is
+ * still in place.
+ */
+static void __init relocate_dtb(phys_addr_t lowmem_end)
+{
+	phys_addr_t pa = boot_dtb_phys;
+	void *copy;
+	u32 size;
+
+	if (!pa)
+		return;
+	size = fdt_totalsize((void *)(unsigned long)pa);
+	if (pa >= PHYS_OFFSET && pa + size <= lowmem_end)
+		return;
+	copy = memblock_alloc(size, SMP_CACHE_BYTES);
+	if (!copy)
+		panic("No lowmem for a copy of the device tree");
+	memcpy(copy, (void *)(unsigned long)pa, size);
+	if (!early_init_dt_verify(copy))
+		panic("Device tree copy is not valid");
+	pr_info("Device tree at %pa is outside lowmem: copied into lowmem\n",
+		&pa);
+}
+
+/*
  * Decide what is lowmem, set up the memblock limits and map it.
- * Memory the linear map cannot reach is dropped (no highmem).
+ * Memory the linear map cannot reach is dropped: TSAR's 40-bit physical
+ * space would need highmem (kmap through the fixmap), which this port
+ * does not implement; the whole of RAM is usable only up to the lowmem
+ * limit (LOWMEM_LIMIT - PAGE_OFFSET bytes).
  */
 void __init paging_init(void)
 {
@@ -94,8 +126,12 @@ void __init paging_init(void)
 	u64 idx;
 
 	if (memblock_end_of_DRAM() > lowmem_end) {
-		pr_warn("Ignoring RAM above %pa (no highmem support)\n",
-			&lowmem_end);
+		phys_addr_t end_of_ram = memblock_end_of_DRAM();
+
+		pr_warn("Ignoring RAM from %pa to %pa: the kernel maps only lowmem (%lu MiB below %#lx) and has no highmem support\n",
+			&lowmem_end, &end_of_ram,
+			(unsigned long)(LOWMEM_LIMIT - PAGE_OFFSET) >> 20,
+			(unsigned long)LOWMEM_LIMIT);
 		memblock_remove(lowmem_end, ULLONG_MAX);
 	}
 	memblock_set_current_limit(memblock_end_of_DRAM());
@@ -103,9 +139,15 @@ void __init paging_init(void)
 	for_each_mem_range(idx, &start, &end)
 		map_lowmem(start, end);
 
+	relocate_dtb(lowmem_end);
+
 	/* The identity map of head.S: everything below PAGE_OFFSET. */
 	for (i = 0; i < USER_PTRS_PER_PGD; i++)
 		swapper_pg_dir[i] = __pgd(0);
+	/* head.S's mapping of a device tree above lowmem, if any. */
+	for (i = pgd_index(LOWMEM_LIMIT + PGDIR_SIZE - 1); i < PTRS_PER_PGD; i++)
+		if (pmd_leaf(__pmd(pgd_val(swapper_pg_dir[i]))))
+			swapper_pg_dir[i] = __pgd(0);
 
 	min_low_pfn = PFN_UP(memblock_start_of_DRAM());
 	max_low_pfn = PFN_DOWN(memblock_end_of_DRAM());

@@ -174,6 +174,25 @@
 	.endm
 
 /*
+ * IRQ-state tracing (lockdep): the hardware turned interrupts off at
+ * entry; tell the tracer before any C code runs. Clobbers the
+ * caller-saved registers.
+ */
+	.macro	TRACE_IRQS_OFF
+#ifdef CONFIG_TRACE_IRQFLAGS
+	jal	trace_hardirqs_off
+	 nop
+#endif
+	.endm
+
+	.macro	TRACE_IRQS_ON
+#ifdef CONFIG_TRACE_IRQFLAGS
+	jal	trace_hardirqs_on
+	 nop
+#endif
+	.endm
+
+/*
  * The vector page: EBase points here (page aligned). Dispatch on
  * Cause.ExcCode through exception_entries, using only k0/k1.
  */
@@ -195,6 +214,7 @@ SYM_CODE_END(exception_vectors)
 /* Interrupts: the irqchip driver's handler finds the source. */
 SYM_CODE_START(handle_int)
 	SAVE_ALL
+	TRACE_IRQS_OFF
 	jal	generic_handle_arch_irq
 	 move	a0, sp
 	j	ret_from_exception
@@ -204,6 +224,7 @@ SYM_CODE_END(handle_int)
 /* Everything else but syscalls: C dispatch on the exception code. */
 SYM_CODE_START(handle_exception)
 	SAVE_ALL
+	TRACE_IRQS_OFF
 	jal	do_exception
 	 move	a0, sp
 	j	ret_from_exception
@@ -218,6 +239,8 @@ SYM_CODE_START(handle_sys)
 	sw	t0, PT_EPC(sp)
 	sw	v0, PT_ORIG_V0(sp)
 	sw	a3, PT_ORIG_A3(sp)
+	TRACE_IRQS_OFF
+	TRACE_IRQS_ON
 	IRQ_ENABLE
 
 	/*
@@ -334,10 +357,11 @@ SYM_CODE_END(handle_sys)
 SYM_CODE_START(ret_from_exception)
 	lw	t0, PT_STATUS(sp)
 	andi	t0, t0, ST_UM
-	beqz	t0, restore_all
+	beqz	t0, ret_to_kernel
 	 nop
 SYM_INNER_LABEL(ret_to_user, SYM_L_GLOBAL)
 	IRQ_DISABLE
+	TRACE_IRQS_OFF
 	lw	a1, TI_FLAGS(gp)
 	andi	t0, a1, _TIF_WORK_MASK
 	beqz	t0, restore_all
@@ -346,7 +370,41 @@ SYM_INNER_LABEL(ret_to_user, SYM_L_GLOBAL)
 	 move	a0, sp
 	j	ret_to_user
 	 nop
+
+/*
+ * Back to kernel code: with kernel preemption, an interrupted context
+ * that had interrupts on and no preempt_count may be preempted here.
+ */
+SYM_INNER_LABEL(ret_to_kernel, SYM_L_LOCAL)
+	IRQ_DISABLE
+#ifdef CONFIG_TRACE_IRQFLAGS
+	jal	trace_hardirqs_off
+	 nop
+#endif
+#ifdef CONFIG_PREEMPTION
+	lw	t0, TI_PREEMPT_COUNT(gp)
+	bnez	t0, restore_all
+	 lw	t0, TI_FLAGS(gp)
+	andi	t0, t0, _TIF_NEED_RESCHED
+	beqz	t0, restore_all
+	 lw	t0, PT_STATUS(sp)
+	andi	t0, t0, ST_IE
+	beqz	t0, restore_all
+	 nop
+	jal	preempt_schedule_irq		/* returns with IRQs off */
+	 nop
+#endif
 SYM_INNER_LABEL(restore_all, SYM_L_LOCAL)
+#ifdef CONFIG_TRACE_IRQFLAGS
+	/* Interrupts are off; the eret turns them on if the context had them. */
+	lw	t0, PT_STATUS(sp)
+	andi	t0, t0, ST_IE
+	beqz	t0, 1f
+	 nop
+	jal	trace_hardirqs_on
+	 nop
+1:
+#endif
 	RESTORE_ALL_AND_ERET
 SYM_CODE_END(ret_from_exception)
 

@@ -21,6 +21,7 @@
 
 #include <asm/cp0.h>
 #include <asm/processor.h>
+#include <asm/stacktrace.h>
 
 asmlinkage void ret_from_fork(void);
 asmlinkage void ret_from_kernel_thread(void);
@@ -88,18 +89,17 @@ int copy_thread(struct task_struct *p, const struct kernel_clone_args *args)
  */
 unsigned long __get_wchan(struct task_struct *p)
 {
-	unsigned long *sp = (unsigned long *)p->thread.sp;
-	unsigned long *top = (unsigned long *)((unsigned long)task_stack_page(p) +
-					       THREAD_SIZE);
+	struct unwind_frame f;
+	int depth = 0;
 
-	if (in_sched_functions(p->thread.ra) == 0)
-		return p->thread.ra;
-	for (; sp < top; sp++) {
-		unsigned long addr = READ_ONCE_NOCHECK(*sp);
-
-		if (__kernel_text_address(addr) && !in_sched_functions(addr))
-			return addr;
-	}
+	/* The first caller outside the scheduler, by unwinding frames. */
+	unwind_frame_init_task(&f, p);
+	do {
+		if (!__kernel_text_address(f.pc))
+			return 0;
+		if (!in_sched_functions(f.pc))
+			return f.pc;
+	} while (++depth < UNWIND_MAX_DEPTH && unwind_frame_step(&f));
 	return 0;
 }
 

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Copied by portkit from overrides/mips32/kernel/stacktrace.c: edit that file. */
 /*
- * Stack traces. The kernel is built without frame information, so a
- * trace is the sequence of kernel text addresses found on the stack,
- * starting with the pc and return address when registers are known.
- * Entries can be stale return addresses; traces are hints, not proofs.
+ * Stack unwinding by prologue analysis, as MIPS code has no frame
+ * records: a function's prologue allocates its frame with
+ * "addiu sp, sp, -size" and saves the return address with
+ * "sw ra, offset(sp)". Reading the instructions between the start of the
+ * function (from kallsyms) and the pc gives the caller's sp and pc.
+ * An exception frame (pt_regs) is crossed when the unwind reaches the
+ * entry code, so traces from interrupts continue into the interrupted
+ * kernel code.
  */
 
 #include <linux/kallsyms.h>
@@ -13,32 +17,134 @@
 #include <linux/stacktrace.h>
 
 #include <asm/ptrace.h>
+#include <asm/stacktrace.h>
 
-void arch_stack_walk(stack_trace_consume_fn consume_entry, void *cookie,
-		     struct task_struct *task, struct pt_regs *regs)
+#define INSN_ADDIU_SP_SP	0x27bd0000	/* addiu sp, sp, imm */
+#define INSN_SW_RA_SP		0xafbf0000	/* sw ra, imm(sp) */
+#define INSN_IMM_MASK		0xffff0000
+
+/*
+ * The entry code, from handle_int to __switch_to, calls C functions with
+ * sp at the struct pt_regs of the exception (entry.S).
+ */
+static bool in_exception_entry(unsigned long pc)
 {
-	unsigned long *sp, *end;
+	return pc >= (unsigned long)handle_int &&
+	       pc < (unsigned long)__switch_to;
+}
+
+static bool on_stack(struct unwind_frame *f, unsigned long addr,
+		     unsigned long len)
+{
+	return addr >= f->stack_low && addr + len <= f->stack_high &&
+	       addr + len > addr;
+}
+
+/*
+ * Step from the frame of the function executing at f->pc to its
+ * caller's. f->ra_valid says whether f->ra holds the live return
+ * address (only in a frame interrupted by an exception, where the
+ * function may not have saved it yet). Returns false at the end of the
+ * chain.
+ */
+bool unwind_frame_step(struct unwind_frame *f)
+{
+	unsigned long size, offset, start, pc = f->pc;
+	unsigned long frame = 0, ra_slot = ~0UL;
+	u32 *ip;
+
+	if (!__kernel_text_address(pc))
+		return false;
+
+	if (in_exception_entry(pc)) {
+		struct pt_regs *regs = (struct pt_regs *)f->sp;
+
+		if (!on_stack(f, f->sp, sizeof(*regs)) || user_mode(regs))
+			return false;
+		f->pc = regs->epc;
+		f->sp = regs->regs[29];
+		f->ra = regs->regs[31];
+		f->ra_valid = true;
+		return true;
+	}
+
+	if (!kallsyms_lookup_size_offset(pc, &size, &offset))
+		return false;
+	start = pc - offset;
+
+	/* The prologue: the first frame allocation and ra save before pc. */
+	for (ip = (u32 *)start; (unsigned long)ip < pc; ip++) {
+		u32 insn = *ip;
+
+		if ((insn & INSN_IMM_MASK) == INSN_ADDIU_SP_SP) {
+			s16 imm = insn & 0xffff;
+
+			if (imm >= 0)	/* an epilogue: returns lie elsewhere */
+				continue;
+			if (frame)
+				break;
+			frame = -imm;
+		} else if ((insn & INSN_IMM_MASK) == INSN_SW_RA_SP && frame &&
+			   ra_slot == ~0UL) {
+			ra_slot = f->sp + (s16)(insn & 0xffff);
+		}
+	}
+
+	if (ra_slot != ~0UL) {
+		if (!on_stack(f, ra_slot, sizeof(unsigned long)))
+			return false;
+		f->pc = READ_ONCE_NOCHECK(*(unsigned long *)ra_slot);
+	} else if (f->ra_valid) {
+		f->pc = f->ra;		/* a leaf, or before its ra save */
+	} else {
+		return false;
+	}
+	f->sp += frame;
+	f->ra_valid = false;
+	/* The return address is after the call's delay slot. */
+	return f->pc != pc || frame != 0;
+}
+
+void unwind_frame_init_task(struct unwind_frame *f, struct task_struct *task)
+{
+	f->stack_low = (unsigned long)task_stack_page(task);
+	f->stack_high = f->stack_low + THREAD_SIZE;
+	f->pc = task->thread.ra;
+	f->sp = task->thread.sp;
+	f->ra = 0;
+	f->ra_valid = false;
+}
+
+noinline void arch_stack_walk(stack_trace_consume_fn consume_entry,
+			      void *cookie, struct task_struct *task,
+			      struct pt_regs *regs)
+{
+	struct unwind_frame f;
+	int depth = 0;
 
 	if (regs) {
-		if (!consume_entry(cookie, regs->epc))
-			return;
-		if (__kernel_text_address(regs->regs[31]) &&
-		    !consume_entry(cookie, regs->regs[31]))
-			return;
-		sp = (unsigned long *)regs->regs[29];
+		f.stack_low = regs->regs[29] & ~(THREAD_SIZE - 1);
+		f.stack_high = f.stack_low + THREAD_SIZE;
+		f.pc = regs->epc;
+		f.sp = regs->regs[29];
+		f.ra = regs->regs[31];
+		f.ra_valid = true;
 	} else if (task == current) {
-		sp = (unsigned long *)current_stack_pointer;
+		f.stack_low = current_stack_pointer & ~(THREAD_SIZE - 1);
+		f.stack_high = f.stack_low + THREAD_SIZE;
+		f.pc = _THIS_IP_;
+		f.sp = current_stack_pointer;
+		f.ra_valid = false;
+		/* Start at our caller: this function is not part of the trace. */
+		if (!unwind_frame_step(&f))
+			return;
 	} else {
-		if (!consume_entry(cookie, task->thread.ra))
-			return;
-		sp = (unsigned long *)task->thread.sp;
+		unwind_frame_init_task(&f, task);
 	}
 
-	end = (unsigned long *)((unsigned long)sp | (THREAD_SIZE - 1));
-	for (; sp < end; sp++) {
-		unsigned long addr = READ_ONCE_NOCHECK(*sp);
-
-		if (__kernel_text_address(addr) && !consume_entry(cookie, addr))
+	do {
+		if (!__kernel_text_address(f.pc) ||
+		    !consume_entry(cookie, f.pc))
 			return;
-	}
+	} while (++depth < UNWIND_MAX_DEPTH && unwind_frame_step(&f));
 }

@@ -7,6 +7,7 @@
  * kernel are fixed up through __ex_table or end in die().
  */
 
+#include <linux/bug.h>
 #include <linux/cpu.h>
 #include <linux/extable.h>
 #include <linux/init.h>
@@ -57,6 +58,12 @@ static const char * const reg_names[32] = {
 	"t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra",
 };
 
+static bool print_trace_entry(void *loglvl, unsigned long addr)
+{
+	printk("%s [<%08lx>] %pS\n", (const char *)loglvl, addr, (void *)addr);
+	return true;
+}
+
 void show_regs(struct pt_regs *regs)
 {
 	int i;
@@ -74,12 +81,10 @@ void show_regs(struct pt_regs *regs)
 		user_mode(regs) ? NULL : (void *)regs->regs[31]);
 	pr_info("status: %08lx cause: %08lx badvaddr: %08lx lo: %08lx hi: %08lx\n",
 		regs->status, regs->cause, regs->badvaddr, regs->lo, regs->hi);
-}
-
-static bool print_trace_entry(void *loglvl, unsigned long addr)
-{
-	printk("%s [<%08lx>] %pS\n", (const char *)loglvl, addr, (void *)addr);
-	return true;
+	if (!user_mode(regs)) {
+		pr_info("Call Trace:\n");
+		arch_stack_walk(print_trace_entry, KERN_INFO, current, regs);
+	}
 }
 
 void show_stack(struct task_struct *task, unsigned long *sp,
@@ -103,8 +108,6 @@ void __noreturn die(const char *str, struct pt_regs *regs, long err)
 	pr_emerg("%s: %04lx [#%d]\n", str, err & 0xffff, ++die_counter);
 	print_modules();
 	show_regs(regs);
-	pr_emerg("Call Trace:\n");
-	arch_stack_walk(print_trace_entry, KERN_EMERG, current, regs);
 	add_taint(TAINT_DIE, LOCKDEP_NOW_UNRELIABLE);
 	oops_exit();
 	spin_unlock_irq(&die_lock);
@@ -340,6 +343,29 @@ static void do_breakpoint(struct pt_regs *regs)
 	user_trap_code(regs, code, TRAP_BRKPT);
 }
 
+int is_valid_bugaddr(unsigned long addr)
+{
+	u32 insn;
+
+	if (get_kernel_nofault(insn, (u32 *)addr))
+		return 0;
+	/* break TSAR_BUG_BREAK_CODE: SPECIAL opcode 0, function 0x0d. */
+	return insn == ((TSAR_BUG_BREAK_CODE << 16) | 0x0d);
+}
+
+/*
+ * A break in kernel mode: BUG() and WARN() (asm/bug.h). A warning
+ * resumes after the break; anything else is an oops.
+ */
+bool do_kernel_break(struct pt_regs *regs)
+{
+	if (report_bug(regs->epc, regs) == BUG_TRAP_TYPE_WARN) {
+		regs->epc += 4;
+		return true;
+	}
+	die("Oops - BUG", regs, 0);
+}
+
 static void do_trap_insn(struct pt_regs *regs)
 {
 	unsigned int code = 0;
@@ -398,6 +424,10 @@ asmlinkage void do_exception(struct pt_regs *regs)
 		do_bus_error(regs, false);
 		break;
 	case EXC_BP:
+		if (!user_mode(regs)) {
+			do_kernel_break(regs);
+			break;
+		}
 		do_breakpoint(regs);
 		break;
 	case EXC_TR:

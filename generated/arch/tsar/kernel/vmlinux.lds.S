@@ -10,6 +10,8 @@
  */
 
 #define LOAD_OFFSET	(PAGE_OFFSET - PHYS_OFFSET)
+/* __bug_table may point into .exit.text: keep it, with the init code. */
+#define RUNTIME_DISCARD_EXIT
 
 #include <asm/page.h>
 #include <asm/cache.h>
@@ -56,7 +58,13 @@ SECTIONS
 	. = ALIGN(PAGE_SIZE);
 	__init_begin = .;
 	INIT_TEXT_SECTION(PAGE_SIZE)
+	.exit.text : AT(ADDR(.exit.text) - LOAD_OFFSET) {
+		EXIT_TEXT
+	}
 	INIT_DATA_SECTION(16)
+	.exit.data : AT(ADDR(.exit.data) - LOAD_OFFSET) {
+		EXIT_DATA
+	}
 	PERCPU_SECTION(L1_CACHE_BYTES)
 	. = ALIGN(PAGE_SIZE);
 	__init_end = .;

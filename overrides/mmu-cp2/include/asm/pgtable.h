@@ -169,8 +169,20 @@ static inline pte_t pte_modify(pte_t pte, pgprot_t newprot)
 #define pmd_none(pmd)		(!pmd_val(pmd))
 #define pmd_present(pmd)	(pmd_val(pmd) & _PAGE_PRESENT)
 #define pmd_leaf(pmd)		((pmd_val(pmd) & _PMD_TABLE) == _PAGE_PRESENT)
+/* As on other arches, anything but a table pointer is "bad", leaves too. */
 #define pmd_bad(pmd)		((pmd_val(pmd) & _PMD_TABLE) != _PMD_TABLE)
-#define pmd_pfn(pmd)		((pmd_val(pmd) & PTD1_PTPN_MASK) >> PTD1_PTPN_SHIFT)
+
+/*
+ * A PTD holds the page number of its table in PTPN; a big page holds
+ * PA >> PGDIR_SHIFT in PPN1, below its flag bits.
+ */
+static inline unsigned long pmd_pfn(pmd_t pmd)
+{
+	if (pmd_leaf(pmd))
+		return ((pmd_val(pmd) & PTE1_PPN_MASK) >> PTE1_PPN_SHIFT) <<
+		       (PGDIR_SHIFT - PAGE_SHIFT);
+	return (pmd_val(pmd) & PTD1_PTPN_MASK) >> PTD1_PTPN_SHIFT;
+}
 #define pmd_page(pmd)		pfn_to_page(pmd_pfn(pmd))
 #define pmd_pgtable(pmd)	pmd_page(pmd)
 
