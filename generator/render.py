@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 import traceback
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.ext
 from jinja2 import nodes
 
 from . import __version__
@@ -171,6 +173,41 @@ def _refuse_none(value: Any) -> Any:
     return value
 
 
+class ParentTemplateExtension(jinja2.ext.Extension):
+    """Resolve ``{% extends parent_template %}`` per file, before parsing.
+
+    A render-time variable would be the same for the whole render, so in a
+    chain (arch layer extends the MMU layer, which extends the family layer,
+    which extends the template) every level would extend itself. Each file
+    instead gets the loader name of the source below it, from
+    ``environment.portkit_parents`` (loader name -> Source).
+    """
+
+    _EXTENDS = re.compile(r"(\{%-?\s*extends\s+)parent_template(\s*-?%\})")
+
+    def preprocess(self, source, name, filename=None):
+        parent = getattr(self.environment, "portkit_parents", {}).get(name)
+        if parent is None:
+            return source
+        return self._EXTENDS.sub(lambda m: f'{m.group(1)}"{parent.loader_name}"{m.group(2)}',
+                                 source)
+
+
+class FullNameLoader(jinja2.BaseLoader):
+    """A PrefixLoader that compiles each template under its full loader name
+    (``overrides/<layer>/<path>``), so ``ParentTemplateExtension`` can tell the
+    layers' files at one path apart (PrefixLoader would use ``<path>``)."""
+
+    def __init__(self, inner: jinja2.BaseLoader):
+        self.inner = inner
+
+    def get_source(self, environment, template):
+        return self.inner.get_source(environment, template)
+
+    def list_templates(self):
+        return self.inner.list_templates()
+
+
 def make_environment(project: Project) -> jinja2.Environment:
     loader = jinja2.PrefixLoader({
         "templates": jinja2.FileSystemLoader(str(project.templates_dir)),
@@ -179,13 +216,14 @@ def make_environment(project: Project) -> jinja2.Environment:
         }),
     })
     env = jinja2.Environment(
-        loader=loader,
+        loader=FullNameLoader(loader),
         finalize=_refuse_none,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
+        extensions=[ParentTemplateExtension],
     )
     env.filters.update(FILTERS)
     env.tests.update(TESTS)
@@ -220,6 +258,7 @@ class Renderer:
         self._by_loader: dict[str, Source] = {}
         # loader name -> the source it overrides (next lower layer or template)
         self._parents: dict[str, Source] = {}
+        self.env.portkit_parents = self._parents
         self.providers: dict[str, list[Source]] = {}
 
     # -- errors ------------------------------------------------------------
