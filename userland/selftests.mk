@@ -47,7 +47,7 @@ KST_HEADERS	:= $(wildcard kselftest-compat/*.h kselftest-compat/include/*.h \
 		   kselftest-compat/include/sys/*.h)
 
 # SYS_<name> for every __NR_<name> of the port's UAPI.
-$(KST_OUT)/kst_syscall_names.h: $(OUT)/include/nolibc.h
+$(KST_OUT)/kst_syscall_names.h: $(OUT)/include/nolibc.h $(SYSROOT)/include/asm/unistd.h selftests.mk
 	@mkdir -p $(KST_OUT)
 	cat $(SYSROOT)/include/asm/unistd.h $(SYSROOT)/include/asm-generic/unistd.h | \
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#if !defined(SYS_\1) \&\& defined(__NR_\1)\n#define SYS_\1 __NR_\1\n#endif/p' > $@
