@@ -11,8 +11,9 @@ from kbuild import ROOT
 
 pytestmark = pytest.mark.kernel
 
-# Programs that crash the kernel on purpose (an oops is their test).
-ON_PURPOSE_OOPS = {"modules"}
+# Programs whose test is a kernel report on purpose: an oops (modules) or
+# the OOM killer's report with its stack dump (hostile-oom).
+ON_PURPOSE_OOPS = {"modules", "hostile-oom"}
 PROGRAMS = sorted(p.stem for p in (ROOT / "userland" / "tests").glob("*.c")
                   if p.stem not in ON_PURPOSE_OOPS)
 
