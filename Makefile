@@ -141,7 +141,7 @@ kernel: userland
 		mkdir -p $(KOUT)/extmod && cp -u $(MODSRC)/Kbuild $(MODSRC)/*.c $(KOUT)/extmod/ && \
 		$(KMAKE) modules && \
 		$(KMAKE) M=$(KOUT)/extmod modules && \
-		scripts/modules-list.sh $(KOUT)/extmod > $(KOUT)/modules.list.new && \
+		scripts/modules-list.sh $(KOUT)/extmod $(KOUT) > $(KOUT)/modules.list.new && \
 		if cmp -s $(KOUT)/modules.list.new $(KOUT)/modules.list; then \
 			rm $(KOUT)/modules.list.new; \
 		else \

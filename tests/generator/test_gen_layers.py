@@ -124,7 +124,8 @@ def test_malformed_layer_yaml(proj):
     ("isa:\n  endianness: big", "isa.endianness: the spec asks for big, which no layer implements"),
     ("mmu:\n  tlb_coherent: false", "mmu.tlb_coherent: the spec asks for false, which no layer "
                                     "implements (overrides/mmu-cp2 implements true)"),
-    ("platform:\n  cpus: {count: 4}", "platform.cpus.count: the spec asks for 4"),
+    # 4 outputs per CPU, 5-bit output indexes: one XICU serves at most 8 CPUs
+    ("platform:\n  cpus: {count: 9}", "platform.cpus.count: the spec asks for 9"),
     ("abi:\n  frame: !replace\n    - {name: regs, words: 32, user: true}",
      "abi.frame: layer overrides/mips32 relies on args, lo, hi, epc"),
 ])

@@ -41,10 +41,10 @@ SYM_CODE_START(kernel_entry)
 	ehb
 	move	s0, a1
 
-	/* Only CPU 0 boots; any other one parks. */
+	/* Only CPU 0 boots; the others wait until smp.c starts them. */
 	mfc0	t0, CP0_EBASE
 	andi	t0, t0, EBASE_CPUNUM
-1:	bnez	t0, 1b
+	bnez	t0, secondary_wait
 	 nop
 
 	/* Clear .bss (physical addresses: the MMU is still off). */
@@ -112,6 +112,65 @@ SYM_CODE_START(kernel_entry)
 	j	start_kernel
 	 nop
 SYM_CODE_END(kernel_entry)
+
+/*
+ * A CPU other than the boot CPU, MMU off, interrupts off, t0 = its id.
+ * "wait" returns when one of its XICU outputs is raised, whatever
+ * Status.IE says: smp.c's __cpu_up() stores the CPU's id in
+ * secondary_boot, then writes its WTI mailbox. A kernel without SMP
+ * leaves it waiting for good.
+ */
+#ifdef CONFIG_SMP
+/* Offsets in struct secondary_boot (smp.c). */
+#define SB_HWID		0
+#define SB_PTPR		4
+#define SB_THREAD_INFO	8
+#endif
+
+SYM_CODE_START_LOCAL(secondary_wait)
+#ifdef CONFIG_SMP
+	la	t1, secondary_boot - LOAD_OFFSET
+1:	wait
+	lw	t2, SB_HWID(t1)
+	bne	t2, t0, 1b
+	 nop
+
+	/*
+	 * MMU on with idmap_pg_dir, which also maps this code where it
+	 * runs now; then the kernel's own table (PTPR writes drop the
+	 * non-global identity entry from the TLBs).
+	 */
+	mtc2	zero, MMU_SYNC
+	lw	t2, SB_PTPR(t1)
+	mtc2	t2, MMU_PTPR
+	li	t2, MMU_MODE_ALL
+	mtc2	t2, MMU_MODE
+	nop
+	nop
+	la	t2, 2f
+	jr	t2
+	 nop
+2:	la	t2, swapper_pg_dir - LOAD_OFFSET
+	srl	t2, t2, PTPR_SHIFT
+	mtc2	t2, MMU_PTPR
+	la	t2, exception_vectors
+	mtc0	t2, CP0_EBASE
+	ehb
+
+	/* The idle thread's thread_info is at the base of its stack. */
+	la	t1, secondary_boot
+	lw	gp, SB_THREAD_INFO(t1)
+	mtc0	gp, CP0_SCRATCH
+	li	t2, THREAD_SIZE - PT_SIZE
+	addu	sp, gp, t2
+	j	secondary_start_kernel
+	 nop
+#else
+1:	wait
+	b	1b
+	 nop
+#endif
+SYM_CODE_END(secondary_wait)
 
 /*
  * Map the big page holding physical address a0 at its identity and

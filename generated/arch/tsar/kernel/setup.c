@@ -22,6 +22,7 @@
 #include <asm/page.h>
 #include <asm/sections.h>
 #include <asm/setup.h>
+#include <asm/smp.h>
 
 /* Physical address of the device tree, stored by head.S. */
 unsigned long boot_dtb_phys __initdata;
@@ -30,7 +31,7 @@ unsigned long boot_dtb_phys __initdata;
  * Per-CPU control state: user code may read the RDHWR registers the
  * spec lists (the thread pointer among them); nothing else of CP0.
  */
-static void __init tsar_cpu_init(void)
+void tsar_cpu_init(void)
 {
 	write_c0_hwrena(HWRENA_USER);
 	write_c0_userlocal(0);
@@ -61,6 +62,9 @@ void __init setup_arch(char **cmdline_p)
 	paging_init();
 
 	unflatten_device_tree();
+#ifdef CONFIG_SMP
+	smp_init_cpus();
+#endif
 
 	pr_info("%s: %pa bytes of RAM at %pa, CPU id %lu, MMU release %#lx\n",
 		of_flat_dt_get_machine_name() ?: "tsar",
@@ -78,8 +82,12 @@ arch_initcall(tsar_device_probe);
 static int c_show(struct seq_file *m, void *v)
 {
 	unsigned long prid = read_c0_prid();
+	unsigned long cpu = (unsigned long)v - 1;
 
-	seq_printf(m, "processor\t\t: %lu\n", (unsigned long)v - 1);
+	seq_printf(m, "processor\t\t: %lu\n", cpu);
+#ifdef CONFIG_SMP
+	seq_printf(m, "cpu id\t\t\t: %u\n", cpu_logical_map(cpu));
+#endif
 	seq_printf(m, "cpu model\t\t: TSAR MIPS32 (PRId %08lx)\n", prid);
 	seq_printf(m, "BogoMIPS\t\t: %lu.%02lu\n",
 		   loops_per_jiffy / (500000 / HZ),
@@ -91,6 +99,8 @@ static int c_show(struct seq_file *m, void *v)
 
 static void *c_start(struct seq_file *m, loff_t *pos)
 {
+	/* Online CPUs only, as on other arches. */
+	*pos = cpumask_next(*pos - 1, cpu_online_mask);
 	return *pos < nr_cpu_ids ? (void *)(unsigned long)(*pos + 1) : NULL;
 }
 

@@ -43,6 +43,17 @@ static inline void pgd_free(struct mm_struct *mm, pgd_t *pgd)
 	free_pages((unsigned long)pgd, PGD_ORDER);
 }
 
+#ifdef CONFIG_MMU_GATHER_RCU_TABLE_FREE
+/*
+ * Another CPU's walker may be between reading a PTD and reading the
+ * second-level table it points to, or about to set L/D in it: the table
+ * page is freed after an RCU grace period (asm/tlb.h), when every CPU
+ * has passed a point between two instructions since the PTD was cleared,
+ * and no walk that saw the old PTD can still be going on.
+ */
+#define __pte_free_tlb(tlb, pte, addr)	tlb_remove_table((tlb), (pte))
+#else
 #define __pte_free_tlb(tlb, pte, addr)	pte_free((tlb)->mm, (pte))
+#endif
 
 #endif /* _ASM_TSAR_PGALLOC_H */

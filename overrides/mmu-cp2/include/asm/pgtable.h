@@ -57,6 +57,7 @@
 #ifndef __ASSEMBLY__
 
 #include <linux/mm_types.h>
+#include <asm/cmpxchg.h>
 
 extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 
@@ -102,6 +103,73 @@ static inline pte_t ptep_get(pte_t *ptep)
 	pte.pte_flags = READ_ONCE(ptep->pte_flags);
 	pte.pte_ppn = READ_ONCE(ptep->pte_ppn);
 	return pte;
+}
+
+/*
+ * Read-modify-write of a live PTE. The walker of any CPU may set L (on a
+ * TLB refill) or D (on the first store through the entry) in the flag
+ * word at any time, with an atomic update of its own, while the kernel
+ * holds the page-table lock; a plain load/modify/store could undo it
+ * (losing a dirty bit means losing data). So the kernel's updates of
+ * present entries go through ll/sc on the flag word too. Returns the old
+ * flags.
+ */
+static inline u32 pte_flags_update(pte_t *ptep, u32 clear, u32 set)
+{
+	u32 old, new;
+
+	do {
+		old = READ_ONCE(ptep->pte_flags);
+		new = (old & ~clear) | set;
+	} while (arch_cmpxchg_relaxed(&ptep->pte_flags, old, new) != old);
+	return old;
+}
+
+#define __HAVE_ARCH_PTEP_GET_AND_CLEAR
+static inline pte_t ptep_get_and_clear(struct mm_struct *mm,
+				       unsigned long addr, pte_t *ptep)
+{
+	pte_t pte;
+
+	/* V goes first, with whatever L/D the walkers had set by then. */
+	pte.pte_flags = arch_xchg_relaxed(&ptep->pte_flags, 0);
+	smp_mb();
+	pte.pte_ppn = READ_ONCE(ptep->pte_ppn);
+	WRITE_ONCE(ptep->pte_ppn, 0);
+	return pte;
+}
+
+#define __HAVE_ARCH_PTEP_SET_WRPROTECT
+static inline void ptep_set_wrprotect(struct mm_struct *mm,
+				      unsigned long addr, pte_t *ptep)
+{
+	pte_flags_update(ptep, _PAGE_WRITABLE, 0);
+}
+
+#define __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
+static inline int ptep_test_and_clear_young(struct vm_area_struct *vma,
+					    unsigned long addr, pte_t *ptep)
+{
+	if (!(READ_ONCE(ptep->pte_flags) & _PAGE_YOUNG))
+		return 0;
+	return !!(pte_flags_update(ptep, _PAGE_YOUNG, 0) & _PAGE_YOUNG);
+}
+
+/*
+ * The fault path only adds access rights here (young, dirty, writable):
+ * add the missing ones, keeping what the walkers set meanwhile.
+ */
+#define __HAVE_ARCH_PTEP_SET_ACCESS_FLAGS
+static inline int ptep_set_access_flags(struct vm_area_struct *vma,
+					unsigned long addr, pte_t *ptep,
+					pte_t entry, int dirty)
+{
+	u32 set = entry.pte_flags & ~READ_ONCE(ptep->pte_flags);
+
+	if (!set)
+		return 0;
+	pte_flags_update(ptep, 0, set);
+	return 1;
 }
 
 #define pte_none(pte)		(!(pte).pte_flags && !(pte).pte_ppn)
