@@ -383,7 +383,7 @@ static int parse_args(int argc, char **argv, opts *o)
         if (a[1] == '-' && a[2])
             a++; /* accept --option too */
 #define ARG(name)                                                             \
-    (!strcmp(a, name) && (i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1)))
+    (strcmp(a, name) ? 0 : i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1))
         int r;
         if (!strcmp(a, "-h") || !strcmp(a, "-help")) {
             usage(stdout);

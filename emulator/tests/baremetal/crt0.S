@@ -20,12 +20,8 @@ boot_cp:    .space 16 * 4        /* CP0/CP2 reset values (0x1080) */
     .section .text.start, "ax"
     .globl _start
 _start:
-    /* Every CPU starts here (reference 5); EBase.CPUNum tells them apart.
-     * $k0 ends up 0 on CPU 0, so its reset registers are still recorded. */
-    mfc0    $k0, $15, 1
-    andi    $k0, $k0, 0xFFF
-    bnez    $k0, secondary_start
-    nop
+    /* Every CPU starts here (reference 5) with the same registers, so all
+     * of them may store them; EBase.CPUNum then tells them apart. */
     sw      $1, 0x1004($0)
     sw      $2, 0x1008($0)
     sw      $3, 0x100c($0)
@@ -169,6 +165,10 @@ exc_common:
     nop
 
 start2:
+    mfc0    $k0, $15, 1
+    andi    $k0, $k0, 0xFFF
+    bnez    $k0, secondary_start
+    nop
     /* reset-time CP0/CP2 values, before we change anything */
     mfc0    $t0, $12, 0             /* Status */
     sw      $t0, 0x1080($0)
