@@ -195,3 +195,67 @@ def test_non_regular_inputs_are_rejected(tmp_path):
     # outputs: a FIFO nobody reads is refused at once instead of blocking
     expect_126(run(["-serial", f"file:{fifo}", elf("t_hello")], timeout=10), "no reader")
     expect_126(run(["-D", fifo, "-d", "int", elf("t_hello")], timeout=10), "no reader")
+
+
+# ------------------------------------------------ GDB: CPUs as threads
+
+def test_gdb_threads_protocol(dtbs):
+    from test_baremetal import Rsp, connect
+    port = free_port()
+    p = subprocess.Popen([str(EMU), "-dtb", str(dtbs[4]), "-gdb", f"tcp::{port}", "-S",
+                          "-timeout", "20", str(elf("t_smp_ipi"))],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        g = Rsp(connect(port))
+        assert g.cmd("?") == "T05thread:1;"
+        assert g.cmd("qfThreadInfo") == "m1,2,3,4"
+        assert g.cmd("qsThreadInfo") == "l"
+        assert g.cmd("qC") == "QC1"
+        assert g.cmd("T4") == "OK" and g.cmd("T5").startswith("E")
+        assert g.cmd("Hg9").startswith("E")
+        assert bytes.fromhex(g.cmd("qThreadExtraInfo,3")) == b"CPU 2 (id 2)"
+        assert g.cmd("Hc3") == "OK"
+        assert g.cmd("s") == "T05thread:3;"          # only CPU 2 stepped
+        assert g.cmd("Hg3") == "OK" and g.cmd("p25") == "04000100"
+        assert g.cmd("Hg1") == "OK" and g.cmd("p25") == "00000100"
+        assert g.cmd("Hg2") == "OK" and g.cmd("p25") == "00000100"
+        assert g.cmd("Pa=78563412") == "OK"         # CPU 1's t2 only
+        assert g.cmd("pa") == "78563412"
+        assert g.cmd("Hg1") == "OK" and g.cmd("pa") == "00000000"
+        g.send("k")
+        p.communicate(timeout=10)
+    finally:
+        p.kill()
+        p.wait()
+
+
+@pytest.mark.skipif(not shutil.which("gdb-multiarch"), reason="gdb-multiarch not installed")
+def test_gdb_multiarch_threads(dtbs):
+    port = free_port()
+    p = subprocess.Popen([str(EMU), "-dtb", str(dtbs[4]), "-gdb", f"tcp::{port}", "-S",
+                          "-timeout", "30", str(elf("t_smp_ipi"))],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        import time
+        time.sleep(0.3)
+        g = subprocess.run(
+            ["gdb-multiarch", "-nx", "-q", "-batch", str(elf("t_smp_ipi")),
+             "-ex", "set architecture mips:isa32", "-ex", "set endian little",
+             "-ex", f"target remote 127.0.0.1:{port}", "-ex", "info threads",
+             "-ex", "break secondary_main", "-ex", "continue", "-ex", "p $_thread",
+             "-ex", "p/x $a0", "-ex", "thread 1", "-ex", "p $_thread", "-ex", "p/x $a0",
+             "-ex", "delete", "-ex", "continue"],
+            capture_output=True, text=True, timeout=60)
+        out = g.stdout + g.stderr
+        for i in range(4):
+            assert f"Thread {i + 1} (CPU {i} (id {i}))" in out, out
+        m = re.search(r"Thread (\d) hit Breakpoint 1[.\d]*, secondary_main \(id=(\d)\)", out)
+        assert m and int(m.group(1)) == int(m.group(2)) + 1, out
+        assert f"$2 = 0x{m.group(2)}" in out, out      # a0 = id on that CPU
+        assert "[Switching to thread 1 (Thread 1)]" in out and "$3 = 1" in out, out
+        assert "exited normally" in out, out
+        p.wait(timeout=10)
+        assert p.returncode == 0
+    finally:
+        p.kill()
+        p.wait()
