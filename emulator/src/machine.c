@@ -514,6 +514,8 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         skip[i] = true;
     }
     if (only) {
+        if (only != m->slot_cpu && m->ncpus > 1)
+            ll_watch_update(m, only);
         m->slot_cpu = only;
         m->slot_end = UINT64_MAX;
     }
