@@ -18,6 +18,14 @@ static const char *const exc_names[32] = {
     [EXC_CPU] = "CpU", [EXC_OV] = "Ov", [EXC_TR] = "Tr",
 };
 
+/* "cpuN " in traces when there are several CPUs */
+static const char *cpu_tag(const cpu_t *c)
+{
+    static const char *const tags[MAX_CPUS] = {"cpu0 ", "cpu1 ", "cpu2 ", "cpu3 ",
+                                               "cpu4 ", "cpu5 ", "cpu6 ", "cpu7 "};
+    return c->m->ncpus > 1 ? tags[c->idx] : "";
+}
+
 void cpu_update_mode(cpu_t *c)
 {
     c->mode = (c->status & (ST_EXL | ST_ERL)) ? 0 : ((c->status & ST_UM) ? 1 : 0);
@@ -76,9 +84,9 @@ void cpu_exception(cpu_t *c, int code, int ce)
     }
     if (TRACE_ON(c->m, TEMU_TRACE_INT))
         trace_printf(c->m,
-                     "int: %s (%d) pc=0x%08x epc=0x%08x%s cause=0x%08x status=0x%08x "
+                     "int: %s%s (%d) pc=0x%08x epc=0x%08x%s cause=0x%08x status=0x%08x "
                      "badvaddr=0x%08x -> 0x%08x\n",
-                     exc_names[code] ? exc_names[code] : "?", code, pc, c->epc,
+                     cpu_tag(c), exc_names[code] ? exc_names[code] : "?", code, pc, c->epc,
                      (c->cause & CAUSE_BD) ? " BD" : "", c->cause, c->status, c->badvaddr,
                      base + off);
     if (TRACE_ON(c->m, TEMU_TRACE_INT) && (code == EXC_IBE || code == EXC_DBE))
@@ -136,7 +144,8 @@ void cpu_eret(cpu_t *c)
     c->br_pending = false;
     cpu_update_mode(c);
     if (TRACE_ON(c->m, TEMU_TRACE_INT))
-        trace_printf(c->m, "int: eret -> 0x%08x status=0x%08x\n", c->pc, c->status);
+        trace_printf(c->m, "int: %seret -> 0x%08x status=0x%08x\n", cpu_tag(c), c->pc,
+                     c->status);
 }
 
 uint32_t cp0_read(cpu_t *c, int reg, int sel)

@@ -222,7 +222,7 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         RD = RS;
 #define B_syscall RAISE(EXC_SYS, 0);
 #define B_brk RAISE(EXC_BP, 0);
-#define B_sync /* CP2 SYNC: the write buffer is always empty here */
+#define B_sync /* CP2 SYNC: no write buffer; stores reach every CPU at once */
 #define B_mfhi RD = c->hi;
 #define B_mthi c->hi = RS;
 #define B_mflo RD = c->lo;

@@ -496,7 +496,8 @@ static cpu_t *pick_cpu(machine *m)
     if (best != m->slot_cpu && m->ncpus > 1)
         ll_watch_update(m, best);
     m->slot_cpu = best;
-    m->slot_end = best->cycles + q;
+    /* a single CPU has nobody to interleave with: no slots */
+    m->slot_end = m->ncpus > 1 ? best->cycles + q : UINT64_MAX;
     return best;
 }
 
@@ -513,6 +514,8 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         skip[i] = true;
     }
     if (only) {
+        if (only != m->slot_cpu && m->ncpus > 1)
+            ll_watch_update(m, only);
         m->slot_cpu = only;
         m->slot_end = UINT64_MAX;
     }
@@ -552,7 +555,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             return TEMU_STOP_LIMIT;
 
         uint64_t budget = limit - ins;
-        if (!only && m->slot_end - c->cycles < budget)
+        if (!only && m->slot_end != UINT64_MAX && m->slot_end - c->cycles < budget)
             budget = m->slot_end - c->cycles;
         uint64_t ev = next_event(m);
         if (ev != UINT64_MAX) {

@@ -383,7 +383,7 @@ static int parse_args(int argc, char **argv, opts *o)
         if (a[1] == '-' && a[2])
             a++; /* accept --option too */
 #define ARG(name)                                                             \
-    (!strcmp(a, name) && (i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1)))
+    (strcmp(a, name) ? 0 : i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1))
         int r;
         if (!strcmp(a, "-h") || !strcmp(a, "-help")) {
             usage(stdout);
@@ -623,6 +623,18 @@ int main(int argc, char **argv)
     double mips = secs > 0 ? (double)n / secs / 1e6 : 0;
     int status;
 
+    if (temu_ncpus(e) > 1 && stop != TEMU_STOP_EXIT) {
+        /* where every CPU was, for limits, hangs and timeouts */
+        int sel = temu_selected_cpu(e);
+        for (int i = 0; i < temu_ncpus(e); i++) {
+            temu_select_cpu(e, i);
+            fprintf(stderr, "%s: cpu%d (id %u): pc=0x%08x%s, %llu instructions\n", prog, i,
+                    temu_cpu_id(e, i), temu_get_reg(e, TEMU_REG_PC),
+                    temu_cpu_waiting(e, i) ? " (waiting)" : "",
+                    (unsigned long long)temu_cpu_insns(e, i));
+        }
+        temu_select_cpu(e, sel);
+    }
     switch (stop) {
     case TEMU_STOP_EXIT:
         switch (temu_exit_kind(e)) {
