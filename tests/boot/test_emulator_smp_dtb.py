@@ -4,7 +4,8 @@ The emulator now runs every CPU the device tree describes, and every CPU
 starts at the kernel entry (hardware reference 5).  A UP kernel must still
 boot there: its head.S parks CPUs whose EBase.CPUNum is not 0.  The DTB is
 the kernel's own with three more cpu nodes (reg 1..3); the XICU counts stay
-the DTB's (1 PTI, 1 WTI), so the UP drivers see the same XICU.
+the DTB's (1 PTI, 1 WTI), so the UP drivers see the same XICU. The UP
+kernel is the one-CPU 2g2g board's (the default spec is SMP with 4 CPUs).
 """
 import re
 import shutil
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.kernel
 def four_cpu_dtb(tmp_path_factory):
     if not shutil.which("dtc"):
         pytest.skip("dtc not installed")
-    k = guest_kernel("tsar")
+    k = guest_kernel("tsar-2g2g")
     dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(k.dtb)],
                          capture_output=True, text=True, check=True).stdout
     m = re.search(r"(cpu@0 \{.*?\n(\t+)\};\n)", dts, re.S)
@@ -36,7 +37,7 @@ def four_cpu_dtb(tmp_path_factory):
 
 
 def test_up_kernel_boots_with_four_cpus_described(four_cpu_dtb):
-    k = guest_kernel("tsar")
+    k = guest_kernel("tsar-2g2g")
     rc, out, err = k.boot("-dtb", str(four_cpu_dtb), "-v")
     assert "cpus=4" in err, err
     assert "Run /init as init process" in out, out[-3000:]
