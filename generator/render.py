@@ -79,7 +79,9 @@ class Layer:
 
 
 LAYER_META = "layer.yaml"
-BUILD_FILES = ("Makefile", "Kbuild")
+# Rendered last, with the list of what the arch really has (kbuild_helpers):
+# the build files, and Kconfig, whose SMP option needs the SMP bring-up code.
+BUILD_FILES = ("Makefile", "Kbuild", "Kconfig")
 
 
 @dataclass

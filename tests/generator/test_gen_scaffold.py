@@ -67,8 +67,9 @@ def test_new_scaffold_generates_with_stubs(tmp_path):
     assert rc == 0, err
     kdir = root / "out/arch/tsoc/kernel"
     stubs = sorted(p.name for p in kdir.glob("stub_*"))
+    # the scaffold inherits TSAR's 4 CPUs, so SMP bring-up is needed too
     assert stubs == ["stub_boot.S", "stub_console.c", "stub_irqchip.c", "stub_poweroff.c",
-                     "stub_setup.c", "stub_timer.c"]
+                     "stub_setup.c", "stub_smp.c", "stub_timer.c"]
     assert "obj-y += stub_timer.o" in (kdir / "Makefile").read_text()
     assert not (root / "out/arch/tsoc/drivers").exists()      # no drivers yet, no Makefile
     assert "head.S" not in (kdir / "Makefile").read_text()
@@ -77,8 +78,9 @@ def test_new_scaffold_generates_with_stubs(tmp_path):
 
     rc, out, err = run(root, "--status", "tsoc.yaml", "--build", str(tmp_path / "none"))
     assert rc == 0, err
-    assert "6 of 11 needed responsibilities ported, 5 stubs" in out
-    for title in ("boot entry", "irqchip", "timer and clocksource", "console", "power-off"):
+    assert "6 of 12 needed responsibilities ported, 6 stubs" in out
+    for title in ("boot entry", "irqchip", "timer and clocksource", "console", "power-off",
+                  "SMP bring-up"):
         assert any(line.startswith(f"  {title}") and "STUB" in line for line in out.splitlines())
 
 
