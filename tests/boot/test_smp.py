@@ -134,7 +134,7 @@ def assert_torture_passed(rc, out, err):
     assert len(re.findall(r"spin_lock-torture:.*End of test: SUCCESS", out)) >= 1, out[-5000:]
     assert len(re.findall(r"rw_lock-torture:.*End of test: SUCCESS", out)) >= 1, out[-5000:]
     assert re.search(r"rcu-torture:.*End of test: SUCCESS", out), out[-5000:]
-    assert re.search(r"scf-torture:?.*End of test: SUCCESS", out), out[-5000:]
+    assert re.search(r"scftorture: --- End of test: SUCCESS", out), out[-5000:]
     assert "End of test: FAILURE" not in out
     # the lock torture really contended on 4 CPUs: writes counted, none lost
     m = re.findall(r"Writes:\s+Total:\s+(\d+)\s+Max/Min:\s+(\d+)/(\d+)\s+(\S*)\s+Fail:\s+(\d+)", out)
