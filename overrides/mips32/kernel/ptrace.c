@@ -92,7 +92,7 @@ static const struct user_regset tsar_regsets[] = {
 };
 
 static const struct user_regset_view tsar_regset_view = {
-	.name = "tsar",
+	.name = ELF_ARCH_NAME,
 	.e_machine = ELF_ARCH,
 	.regsets = tsar_regsets,
 	.n = ARRAY_SIZE(tsar_regsets),

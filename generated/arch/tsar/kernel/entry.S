@@ -24,7 +24,7 @@
 #include <asm/signal.h>
 #include <asm/asm-offsets.h>
 #include <asm/cp0.h>
-#include <asm/mmu-cp2.h>
+#include <asm/mmu-hooks.h>
 #include <asm/regdef.h>
 #include <asm/thread_info.h>
 #include <asm/unistd.h>
@@ -148,12 +148,7 @@
 	lw	$30, PT_R30(sp)
 	lw	$31, PT_R31(sp)
 	lw	sp, PT_R29(sp)
-	/*
-	 * MIPS clears LLbit at eret; TSAR's eret keeps the reservation, so
-	 * drop it here: an ll before the exception (another task may have
-	 * run since) must not let a later sc succeed.
-	 */
-	mtc2	zero, MMU_LL_RESET
+	mmu_eret_prepare			/* asm/mmu-hooks.h */
 	eret
 	.endm
 
@@ -199,6 +194,7 @@
 	.section .text..vectors, "ax"
 	.align	12
 SYM_CODE_START(exception_vectors)
+	mmu_refill_vector			/* EBase + 0, asm/mmu-hooks.h */
 	.org	EXC_VECTOR_OFFSET
 	mfc0	k1, CP0_CAUSE
 	andi	k1, k1, CAUSE_EXCCODE
