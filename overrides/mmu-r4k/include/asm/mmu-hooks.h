@@ -13,6 +13,10 @@
 
 #ifdef __ASSEMBLY__
 
+#include <linux/linkage.h>
+#include <asm/cp0.h>
+#include <asm/regdef.h>
+
 /*
  * Assembly entry points for the TLB exceptions (mm/tlbex.S), for the
  * family's exception_entries table: each handles the common case (a
@@ -105,9 +109,8 @@ SYM_INNER_LABEL(tlb_refill, SYM_L_GLOBAL)
 	tlbwr
 	eret
 SYM_INNER_LABEL(tlb_refill_end, SYM_L_GLOBAL)
-	.if	tlb_refill_end - exception_vectors > 0x100
-	.error	"the TLB refill handler overruns the cache error vector"
-	.endif
+	/* Refused (.org backwards) if the handler overruns the cache error vector. */
+	.org	0x100
 	.set	pop
 	.endm
 
