@@ -467,7 +467,13 @@ SYM_FUNC_END(__switch_to)
 /* Entry point per exception code; the vector indexes it with ExcCode * 4. */
 SYM_DATA_START(exception_entries)
 	.word	handle_int
+#ifdef MMU_EXC_ENTRY_MOD
+	/* The MMU layer's fast paths for Mod, TLBL, TLBS (asm/mmu-hooks.h). */
+	.word	MMU_EXC_ENTRY_MOD, MMU_EXC_ENTRY_TLBL, MMU_EXC_ENTRY_TLBS
+	.rept	EXC_SYS - 4
+#else
 	.rept	EXC_SYS - 1
+#endif
 	.word	handle_exception
 	.endr
 	.word	handle_sys
