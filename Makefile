@@ -161,11 +161,20 @@ emulator:
 
 BOOT_TIMEOUT ?= 300
 
-# The main job: boot the kernel to /init in the emulator; the guest's
-# power-off status is the exit status.
-run: kernel emulator
+# The main job: boot the kernel to /init in the emulator, or in QEMU when
+# the spec names a QEMU machine (platform.qemu; APPEND="..." sets the
+# kernel command line there); the guest's power-off status is the exit status.
+QEMU_RUN   = $(shell $(PYTHON) scripts/qemu-cmd.py $(SPEC) $(KOUT)/vmlinux $(APPEND))
+QEMU_MACHINE = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.qemu.machine 2>/dev/null)
+
+run: kernel $(if $(QEMU_MACHINE),,emulator)
+ifneq ($(QEMU_MACHINE),)
+	@echo "  BOOT    $(KOUT)/vmlinux in QEMU"
+	timeout $(BOOT_TIMEOUT) $(QEMU_RUN)
+else
 	@echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"
 	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(KOUT)/vmlinux
+endif
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator

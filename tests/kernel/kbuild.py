@@ -25,6 +25,8 @@ def ktree(spec_path):
 SPECS = {
     "tsar": ROOT / "arch-spec.yaml",
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
+    # The sister architecture (issue 9), booted in QEMU.
+    "qmips": ROOT / "specs" / "qmips.yaml",
 }
 
 
