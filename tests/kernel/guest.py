@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-from kbuild import ROOT, SPECS, load_spec, run
+from kbuild import OTHER_SPECS, ROOT, SPECS, load_spec, run
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from importlib import import_module  # noqa: E402
@@ -30,8 +30,9 @@ class Kernel:
 
     def __init__(self, key, variant=None):
         self.key, self.variant = key, variant
-        self.spec = load_spec(SPECS[key])
-        rel = os.path.relpath(SPECS[key], ROOT)
+        path = SPECS.get(key) or OTHER_SPECS[key]
+        self.spec = load_spec(path)
+        rel = os.path.relpath(path, ROOT)
         self.qemu = bool(self.spec["platform"]["qemu"])
         cmd = ["make", "--no-print-directory", "kernel", f"SPEC={rel}"]
         if not self.qemu:

@@ -25,7 +25,10 @@ def ktree(spec_path):
 SPECS = {
     "tsar": ROOT / "arch-spec.yaml",
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
-    # The sister architecture (issue 9), booted in QEMU.
+}
+# Specs of other architectures (guest_kernel accepts these keys too; the
+# TSAR boot tests iterate over SPECS only). qmips: issue 9, booted in QEMU.
+OTHER_SPECS = {
     "qmips": ROOT / "specs" / "qmips.yaml",
 }
 
