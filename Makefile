@@ -114,13 +114,14 @@ kconfig: kernel-tree
 CROSS_LIST     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) isa.cross_compile)
 CROSS_COMPILE ?= $(firstword $(foreach p,$(CROSS_LIST),$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
 SYSCALL_ERRORS = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) abi.syscall.error_convention)
+MMU_WALKER     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) mmu.walker)
 
 # UAPI headers and the userland (nolibc) built against them: the initramfs.
 userland: kconfig
 	$(KMAKE) headers_install INSTALL_HDR_PATH=$(KOUT)/sysroot
 	$(MAKE) -C userland OUT=$(KOUT)/userland SYSROOT=$(KOUT)/sysroot \
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
-		SYSCALL_ERRORS=$(SYSCALL_ERRORS)
+		SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
 #
@@ -201,13 +202,5 @@ bench-sister:
 clean:
 	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator $(BUILD)/ktree
 
-dist# The sister architecture next to stock arch/mips (issue 9): qmips on QEMU
-# mipssim and a malta_defconfig kernel (built here, in build/malta) on QEMU
-# Malta, both 24Kc with 128 MiB: boot time to /init, vmlinux sizes,
-# nolibc-test (scripts/bench-sister.sh). Figures, not a test.
-bench-sister:
-	$(MAKE) --no-print-directory kernel SPEC=specs/qmips.yaml JOBS=$(JOBS)
-	scripts/bench-sister.sh $(BUILD)/qmips $(BUILD)/malta $(KSRC0) $(JOBS)
-
-clean:
+distclean:
 	rm -rf $(BUILD)
