@@ -295,7 +295,7 @@ void __init tlb_init(void)
 static int tlb_stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "entries %u\n", TLB_ENTRIES);
-	seq_printf(m, "asid_mask %#lx\n", asid_mask);
+	seq_printf(m, "asids_per_generation %lu\n", asid_mask + 1);
 	seq_printf(m, "asid_generation %lu\n", asid_cache / (asid_mask + 1));
 	seq_printf(m, "asid_rollovers %lu\n", tlb_stats.rollovers);
 	seq_printf(m, "asids_allocated %lu\n", tlb_stats.asids);
