@@ -160,9 +160,9 @@ blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t err
     const temu_config *cfg = &m->cfg;
     if (cfg->disk_path) {
         const char *p = cfg->disk_path;
-        b->fd = open(p, O_RDWR | O_CLOEXEC);
+        b->fd = open(p, O_RDWR | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
         if (b->fd < 0 && (errno == EACCES || errno == EROFS)) {
-            b->fd = open(p, O_RDONLY | O_CLOEXEC);
+            b->fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
             b->readonly = b->fd >= 0;
         }
         if (b->fd < 0) {

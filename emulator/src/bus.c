@@ -30,7 +30,8 @@ int bus_init_ram(machine *m, char *err, size_t errlen)
         b->mem = p;
         b->code = calloc(b->npages, sizeof *b->code);
         b->ptmap = calloc(b->npages, 1);
-        if (!b->code || !b->ptmap) {
+        b->llmap = calloc(b->npages, 1);
+        if (!b->code || !b->ptmap || !b->llmap) {
             errf(err, errlen, "out of memory");
             return -1;
         }
@@ -48,6 +49,7 @@ void bus_free(machine *m)
             munmap(b->mem, b->size);
         free(b->code);
         free(b->ptmap);
+        free(b->llmap);
     }
     m->nram = 0;
 }

@@ -11,7 +11,6 @@
 #define CONFIG1 (0x80000000u | (5u << 19) | (3u << 16) | (5u << 10) | (3u << 7) | 0x40u)
 #define CONFIG2 0x80000000u
 #define CONFIG3 ((1u << 13) | (1u << 5)) /* ULRI, VInt */
-#define CPUID 0u
 
 static const char *const exc_names[32] = {
     [EXC_INT] = "Int", [EXC_ADEL] = "AdEL", [EXC_ADES] = "AdES", [EXC_IBE] = "IBE",
@@ -19,40 +18,45 @@ static const char *const exc_names[32] = {
     [EXC_CPU] = "CpU", [EXC_OV] = "Ov", [EXC_TR] = "Tr",
 };
 
-void cpu_update_mode(machine *m)
+/* "cpuN " in traces when there are several CPUs */
+static const char *cpu_tag(const cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
+    static const char *const tags[MAX_CPUS] = {"cpu0 ", "cpu1 ", "cpu2 ", "cpu3 ",
+                                               "cpu4 ", "cpu5 ", "cpu6 ", "cpu7 "};
+    return c->m->ncpus > 1 ? tags[c->idx] : "";
+}
+
+void cpu_update_mode(cpu_t *c)
+{
     c->mode = (c->status & (ST_EXL | ST_ERL)) ? 0 : ((c->status & ST_UM) ? 1 : 0);
 }
 
-void cpu_reset(machine *m)
+void cpu_reset(cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
     for (int i = 0; i < 33; i++)
         c->r[i] = 0;
     c->hi = c->lo = 0;
-    c->pc = m->entry;
-    c->reset_pc = m->entry;
+    c->pc = c->m->entry;
+    c->reset_pc = c->m->entry;
     c->br_pending = false;
     c->waiting = false;
     c->status = ST_BEV | ST_ERL;
     c->cause = 0;
     c->epc = c->errorepc = c->badvaddr = 0;
-    c->ebase = 0x80000000u;
+    c->ebase = 0x80000000u; /* CPUNum (bits 11..0) comes from c->id */
     c->intctl = c->hwrena = c->userlocal = c->scratch = 0;
     c->compare = c->debug = 0;
-    c->count_off = (uint32_t)0 - (uint32_t)c->cycles; /* Count = 0 */
+    c->count_off = (uint32_t)0 - (uint32_t)machine_now(c->m); /* Count = 0 */
     c->ll_valid = false;
     c->ll_host = 0;
     c->ll_pa = 0;
-    mmu_reset(m);
-    cpu_update_mode(m);
+    mmu_reset(c);
+    cpu_update_mode(c);
     c->exit_req = false;
 }
 
-void cpu_exception(machine *m, int code, int ce)
+void cpu_exception(cpu_t *c, int code, int ce)
 {
-    cpu_t *c = &m->cpu;
     uint32_t pc = c->pc;
     if (!(c->status & ST_EXL)) {
         if (c->br_pending) {
@@ -78,61 +82,57 @@ void cpu_exception(machine *m, int code, int ce)
             off += (uint32_t)vec * (vs << 5);
         }
     }
-    if (TRACE_ON(m, TEMU_TRACE_INT))
-        trace_printf(m,
-                     "int: %s (%d) pc=0x%08x epc=0x%08x%s cause=0x%08x status=0x%08x "
+    if (TRACE_ON(c->m, TEMU_TRACE_INT))
+        trace_printf(c->m,
+                     "int: %s%s (%d) pc=0x%08x epc=0x%08x%s cause=0x%08x status=0x%08x "
                      "badvaddr=0x%08x -> 0x%08x\n",
-                     exc_names[code] ? exc_names[code] : "?", code, pc, c->epc,
+                     cpu_tag(c), exc_names[code] ? exc_names[code] : "?", code, pc, c->epc,
                      (c->cause & CAUSE_BD) ? " BD" : "", c->cause, c->status, c->badvaddr,
                      base + off);
-    if (TRACE_ON(m, TEMU_TRACE_INT) && (code == EXC_IBE || code == EXC_DBE))
-        trace_printf(m, "int:   %s=0x%04x %s=0x%08x\n", code == EXC_IBE ? "IETR" : "DETR",
+    if (TRACE_ON(c->m, TEMU_TRACE_INT) && (code == EXC_IBE || code == EXC_DBE))
+        trace_printf(c->m, "int:   %s=0x%04x %s=0x%08x\n", code == EXC_IBE ? "IETR" : "DETR",
                      code == EXC_IBE ? c->ietr : c->detr, code == EXC_IBE ? "IBVAR" : "DBVAR",
                      code == EXC_IBE ? c->ibvar : c->dbvar);
     c->pc = base + off;
     c->br_pending = false;
     c->waiting = false;
-    cpu_update_mode(m);
+    cpu_update_mode(c);
 }
 
-void cpu_data_fault(machine *m, uint32_t va, uint32_t type)
+void cpu_data_fault(cpu_t *c, uint32_t va, uint32_t type)
 {
-    cpu_t *c = &m->cpu;
     c->detr = type;
     c->dbvar = va & ~3u;
     c->badvaddr = va & ~3u;
-    cpu_exception(m, EXC_DBE, 0);
+    cpu_exception(c, EXC_DBE, 0);
 }
 
-void cpu_fetch_fault(machine *m, uint32_t va, uint32_t type)
+void cpu_fetch_fault(cpu_t *c, uint32_t va, uint32_t type)
 {
-    cpu_t *c = &m->cpu;
     c->ietr = type;
     c->ibvar = va;
-    cpu_exception(m, EXC_IBE, 0);
+    cpu_exception(c, EXC_IBE, 0);
 }
 
-void cpu_address_error(machine *m, uint32_t va, bool store)
+void cpu_address_error(cpu_t *c, uint32_t va, bool store)
 {
-    m->cpu.badvaddr = va;
-    cpu_exception(m, store ? EXC_ADES : EXC_ADEL, 0);
+    c->badvaddr = va;
+    cpu_exception(c, store ? EXC_ADES : EXC_ADEL, 0);
 }
 
-bool cpu_irq_pending(machine *m)
+bool cpu_irq_pending(cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
     uint32_t st = c->status;
     return (st & ST_IE) && !(st & (ST_EXL | ST_ERL)) && (st & c->cause & ST_IM);
 }
 
-void cpu_take_interrupt(machine *m)
+void cpu_take_interrupt(cpu_t *c)
 {
-    cpu_exception(m, EXC_INT, 0);
+    cpu_exception(c, EXC_INT, 0);
 }
 
-void cpu_eret(machine *m)
+void cpu_eret(cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
     if (c->status & ST_ERL) {
         c->pc = c->errorepc;
         c->status &= ~ST_ERL;
@@ -142,28 +142,28 @@ void cpu_eret(machine *m)
     }
     /* The LL reservation survives eret in this model (hardware reference 1.3). */
     c->br_pending = false;
-    cpu_update_mode(m);
-    if (TRACE_ON(m, TEMU_TRACE_INT))
-        trace_printf(m, "int: eret -> 0x%08x status=0x%08x\n", c->pc, c->status);
+    cpu_update_mode(c);
+    if (TRACE_ON(c->m, TEMU_TRACE_INT))
+        trace_printf(c->m, "int: %seret -> 0x%08x status=0x%08x\n", cpu_tag(c), c->pc,
+                     c->status);
 }
 
-uint32_t cp0_read(machine *m, int reg, int sel)
+uint32_t cp0_read(cpu_t *c, int reg, int sel)
 {
-    cpu_t *c = &m->cpu;
     switch (reg * 8 + sel) {
-    case 0 * 8 + 0: return CPUID; /* Index reads the CPU id */
+    case 0 * 8 + 0: return c->id; /* Index reads the CPU id */
     case 2 * 8 + 5: return c->scratch;
     case 4 * 8 + 2: return c->userlocal;
     case 7 * 8 + 0: return c->hwrena;
     case 8 * 8 + 0: return c->badvaddr;
-    case 9 * 8 + 0: return cpu_count(m);
+    case 9 * 8 + 0: return cpu_count(c);
     case 11 * 8 + 0: return c->compare;
     case 12 * 8 + 0: return c->status;
     case 12 * 8 + 1: return c->intctl;
     case 13 * 8 + 0: return c->cause;
     case 14 * 8 + 0: return c->epc;
     case 15 * 8 + 0: return PRID;
-    case 15 * 8 + 1: return (c->ebase & 0xFFFFF000u) | CPUID;
+    case 15 * 8 + 1: return (c->ebase & 0xFFFFF000u) | c->id;
     case 16 * 8 + 0: return CONFIG0;
     case 16 * 8 + 1: return CONFIG1;
     case 16 * 8 + 2: return CONFIG2;
@@ -174,18 +174,17 @@ uint32_t cp0_read(machine *m, int reg, int sel)
     }
 }
 
-void cp0_write(machine *m, int reg, int sel, uint32_t val)
+void cp0_write(cpu_t *c, int reg, int sel, uint32_t val)
 {
-    cpu_t *c = &m->cpu;
     switch (reg * 8 + sel) {
     case 2 * 8 + 5: c->scratch = val; break;
     case 4 * 8 + 2: c->userlocal = val; break;
     case 7 * 8 + 0: c->hwrena = val; break;
-    case 9 * 8 + 0: c->count_off = val - (uint32_t)c->cycles; break;
+    case 9 * 8 + 0: c->count_off = val - (uint32_t)machine_now(c->m); break;
     case 11 * 8 + 0: c->compare = val; break; /* inert: never interrupts */
     case 12 * 8 + 0:
         c->status = val & ST_WMASK;
-        cpu_update_mode(m);
+        cpu_update_mode(c);
         break;
     case 12 * 8 + 1: c->intctl = val & 0xFC0u; break;
     case 13 * 8 + 0: c->cause = (c->cause & ~CAUSE_WMASK) | (val & CAUSE_WMASK); break;

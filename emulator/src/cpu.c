@@ -20,7 +20,7 @@
 
 const void *const *cpu_handlers;
 
-int cpu_exec(machine *m, int64_t budget_in)
+int cpu_exec(cpu_t *const c, int64_t budget_in)
 {
     static const void *const handlers[] = {
 #define X(n) &&L_##n, &&L_##n##_ds,
@@ -28,12 +28,11 @@ int cpu_exec(machine *m, int64_t budget_in)
 #undef X
         &&L_pageend,
     };
-    if (!m) {
+    if (!c) {
         cpu_handlers = handlers;
         return 0;
     }
 
-    cpu_t *const c = &m->cpu;
     uint32_t *const R = c->r;
     int64_t budget = budget_in;
     uint64_t cycles_end = c->cycles + (uint64_t)budget_in;
@@ -76,7 +75,7 @@ int cpu_exec(machine *m, int64_t budget_in)
 #define RAISE(code, ce)                                                       \
     do {                                                                      \
         SYNC();                                                               \
-        cpu_exception(m, code, ce);                                           \
+        cpu_exception(c, code, ce);                                           \
         goto exc;                                                             \
     } while (0)
 #define NEXT                                                                  \
@@ -133,7 +132,7 @@ int cpu_exec(machine *m, int64_t budget_in)
         } else {                                                              \
             uint32_t v_;                                                      \
             SYNC();                                                           \
-            if (!mem_load_slow(m, va_, size, &v_))                            \
+            if (!mem_load_slow(c, va_, size, &v_))                            \
                 goto exc;                                                     \
             dst = (uint32_t)(T)v_;                                            \
             CHECK_EXIT;                                                       \
@@ -151,7 +150,7 @@ int cpu_exec(machine *m, int64_t budget_in)
                 c->ll_valid = false, c->ll_host = 0;                          \
         } else {                                                              \
             SYNC();                                                           \
-            if (!mem_store_slow(m, va_, size, (val)))                         \
+            if (!mem_store_slow(c, va_, size, (val)))                         \
                 goto exc;                                                     \
             CHECK_EXIT;                                                       \
         }                                                                     \
@@ -223,7 +222,7 @@ int cpu_exec(machine *m, int64_t budget_in)
         RD = RS;
 #define B_syscall RAISE(EXC_SYS, 0);
 #define B_brk RAISE(EXC_BP, 0);
-#define B_sync /* CP2 SYNC: the write buffer is always empty here */
+#define B_sync /* CP2 SYNC: no write buffer; stores reach every CPU at once */
 #define B_mfhi RD = c->hi;
 #define B_mthi c->hi = RS;
 #define B_mflo RD = c->lo;
@@ -354,16 +353,16 @@ int cpu_exec(machine *m, int64_t budget_in)
 #define B_mfc0                                                                \
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
-    RT = cp0_read(m, ip->rd, ip->sa);
+    RT = cp0_read(c, ip->rd, ip->sa);
 #define B_mtc0                                                                \
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
-    cp0_write(m, ip->rd, ip->sa, RT);                                         \
+    cp0_write(c, ip->rd, ip->sa, RT);                                         \
     FORCE_EXIT;
 #define B_eret                                                                \
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
-    cpu_eret(m);                                                              \
+    cpu_eret(c);                                                              \
     brp = 0;                                                              \
     RETIRE_AND_LEAVE;
 #define B_wait                                                                \
@@ -398,9 +397,9 @@ int cpu_exec(machine *m, int64_t budget_in)
         uint32_t v_;                                                          \
         int r_;                                                               \
         SYNC();                                                               \
-        r_ = mmu_cp2_read(m, ip->rd, &v_);                                    \
+        r_ = mmu_cp2_read(c, ip->rd, &v_);                                    \
         if (r_) {                                                             \
-            cpu_data_fault(m, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
+            cpu_data_fault(c, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
             goto exc;                                                         \
         }                                                                     \
         RT = v_;                                                              \
@@ -410,9 +409,9 @@ int cpu_exec(machine *m, int64_t budget_in)
     {                                                                         \
         int r_;                                                               \
         SYNC();                                                               \
-        r_ = mmu_cp2_write(m, ip->rd, RT);                                    \
+        r_ = mmu_cp2_write(c, ip->rd, RT);                                    \
         if (r_) {                                                             \
-            cpu_data_fault(m, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
+            cpu_data_fault(c, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
             goto exc;                                                         \
         }                                                                     \
         FORCE_EXIT;                                                           \
@@ -458,8 +457,8 @@ int cpu_exec(machine *m, int64_t budget_in)
         if (USER && !(c->hwrena & (1u << hr)))                                \
             RAISE(EXC_RI, 0);                                                 \
         switch (hr) {                                                         \
-        case 0: RT = c->ebase & 0x3FF; break;                                 \
-        case 2: SYNC(); RT = cpu_count(m); break;                             \
+        case 0: RT = c->id; break;                                 \
+        case 2: SYNC(); RT = cpu_count(c); break;                             \
         case 3: RT = 1; break;                                                \
         case 29: RT = c->userlocal; break;                                    \
         default: RAISE(EXC_RI, 0);                                            \
@@ -491,7 +490,7 @@ int cpu_exec(machine *m, int64_t budget_in)
     {                                                                         \
         uint32_t va = RS + ip->imm, b = va & 3;                               \
         SYNC();                                                               \
-        if (!mem_store_be(m, va & ~3u, RT >> ((3 - b) * 8), 0xFu >> (3 - b),  \
+        if (!mem_store_be(c, va & ~3u, RT >> ((3 - b) * 8), 0xFu >> (3 - b),  \
                           va))                                                \
             goto exc;                                                         \
         CHECK_EXIT;                                                           \
@@ -500,7 +499,7 @@ int cpu_exec(machine *m, int64_t budget_in)
     {                                                                         \
         uint32_t va = RS + ip->imm, b = va & 3;                               \
         SYNC();                                                               \
-        if (!mem_store_be(m, va & ~3u, RT << (b * 8), (0xFu << b) & 0xFu,     \
+        if (!mem_store_be(c, va & ~3u, RT << (b * 8), (0xFu << b) & 0xFu,     \
                           va))                                                \
             goto exc;                                                         \
         CHECK_EXIT;                                                           \
@@ -511,7 +510,7 @@ int cpu_exec(machine *m, int64_t budget_in)
     {                                                                         \
         uint32_t v_;                                                          \
         SYNC();                                                               \
-        if (!mem_ll(m, RS + ip->imm, &v_))                                    \
+        if (!mem_ll(c, RS + ip->imm, &v_))                                    \
             goto exc;                                                         \
         RT = v_;                                                              \
         CHECK_EXIT;                                                           \
@@ -520,7 +519,7 @@ int cpu_exec(machine *m, int64_t budget_in)
     {                                                                         \
         uint32_t ok_;                                                         \
         SYNC();                                                               \
-        if (!mem_sc(m, RS + ip->imm, RT, &ok_))                               \
+        if (!mem_sc(c, RS + ip->imm, RT, &ok_))                               \
             goto exc;                                                         \
         RD = ok_;                                                             \
         CHECK_EXIT;                                                           \
@@ -587,7 +586,7 @@ lookup: {
         c->br_pending = brp != 0;
         c->br_target = brt;
         c->cycles = cycles_end - (uint64_t)budget;
-        dp = fetch_slow(m, pc);
+        dp = fetch_slow(c, pc);
         if (!dp)
             goto exc;
     }

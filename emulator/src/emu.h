@@ -71,6 +71,16 @@ typedef struct temu_config {
     int idle_mode;            /* enum temu_idle_mode */
     uint32_t poll_interval;   /* instructions between host polls; 0 = 100000 */
     temu_host host;
+    /*
+     * Multi-CPU scheduling.  The CPUs run one at a time, each for a slot of
+     * `quantum` instructions (0 = TEMU_DEFAULT_QUANTUM), round-robin in
+     * order of their local time: a run is reproducible and its instruction
+     * counts are exact.  With `randomize`, slot lengths and the order come
+     * from a generator seeded with `seed` (same seed = same run).
+     */
+    uint32_t quantum;
+    int randomize;
+    uint64_t seed;
 } temu_config;
 
 /* ---- life cycle ---------------------------------------------------------- */
@@ -146,7 +156,7 @@ void temu_cp0_write(temu *e, int reg, int sel, uint32_t val);
 uint32_t temu_cp2_read(temu *e, int reg);
 
 /* Instructions executed / cycles elapsed (cycles include skipped idle time). */
-uint64_t temu_insns(const temu *e);
+uint64_t temu_insns(const temu *e); /* all CPUs together */
 uint64_t temu_cycles(const temu *e);
 
 /* Physical memory access (RAM only, never devices).  Return 0 or -1. */
@@ -193,8 +203,27 @@ const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa);
 /* Platform clock in Hz (from the DTB). */
 uint32_t temu_clock_hz(const temu *e);
 
-/* Number of CPUs the device tree describes (only CPU 0 is emulated). */
+/* Number of CPUs the device tree describes (all are emulated). */
 int temu_dtb_cpus(const temu *e);
+
+/*
+ * CPUs.  There are as many as the DTB's cpus node describes (1..8), indexed
+ * 0..n-1 in DTB order; each has the hardware id given by its `reg`.  All
+ * start at the ELF entry (secondaries are told apart by EBase.CPUNum).  The
+ * state access functions above (registers, CP0/CP2, virtual memory) work on
+ * the selected CPU: CPU 0 at first, then the one that ran last when
+ * temu_run() returns (the one that hit the breakpoint, for TEMU_STOP_BREAK).
+ */
+#define TEMU_DEFAULT_QUANTUM 1000u
+#define TEMU_MAX_CPUS 8
+int temu_ncpus(const temu *e);
+uint32_t temu_cpu_id(const temu *e, int cpu);
+int temu_select_cpu(temu *e, int cpu);       /* 0, or -1 if out of range */
+int temu_selected_cpu(const temu *e);
+uint64_t temu_cpu_insns(const temu *e, int cpu);
+int temu_cpu_waiting(const temu *e, int cpu); /* sleeping in `wait` */
+/* Run only CPU `cpu` (the others stay stopped) for up to max_insns. */
+temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns);
 
 /* One-line description of the platform (RAM banks, devices, IRQs, clock). */
 void temu_describe(const temu *e, char *buf, size_t len);

@@ -32,6 +32,7 @@
 struct gdbstub {
     int lfd, cfd;
     bool noack, killed, interrupted, new_client;
+    int step_cpu; /* Hc: CPU index that 's' steps, -1 = the selected one */
     char in[PKT_MAX * 2 + 16];
     size_t inlen;
 };
@@ -97,6 +98,7 @@ gdbstub *gdb_listen(const char *spec, char *err, size_t errlen)
     }
     g->lfd = fd;
     g->cfd = -1;
+    g->step_cpu = -1;
     return g;
 }
 
@@ -318,11 +320,28 @@ static void reg_write(temu *e, int n, uint32_t v)
         temu_set_reg(e, TEMU_REG_PC, v);
 }
 
-static void stop_reply(gdbstub *g, int sig)
+/* CPUs are gdb threads: thread id = CPU index + 1.  The stop reply names
+ * the CPU that stopped (a single CPU keeps the plain S form). */
+static void stop_reply(gdbstub *g, temu *e, int sig)
 {
-    char buf[8];
-    snprintf(buf, sizeof buf, "S%02x", sig);
+    char buf[32];
+    if (temu_ncpus(e) > 1)
+        snprintf(buf, sizeof buf, "T%02xthread:%x;", sig, temu_selected_cpu(e) + 1);
+    else
+        snprintf(buf, sizeof buf, "S%02x", sig);
     send_packet(g, buf);
+}
+
+/* A thread id from a packet: >= 0 CPU index, -1 = any/all, -2 = invalid. */
+static int parse_thread(temu *e, const char *p)
+{
+    if (!strcmp(p, "-1") || !strcmp(p, "0"))
+        return -1;
+    char *end;
+    long t = strtol(p, &end, 16);
+    if (end == p || *end || t < 1 || t > temu_ncpus(e))
+        return -2;
+    return (int)t - 1;
 }
 
 /* Serve commands until the guest must run.  Returns 'c' or 's' to run,
@@ -338,7 +357,7 @@ static int serve(gdbstub *g, temu *e)
         out[0] = 0;
         switch (p[0]) {
         case '?':
-            stop_reply(g, 5);
+            stop_reply(g, e, 5);
             continue;
         case 'g':
             for (int i = 0; i < NREGS; i++)
@@ -429,19 +448,49 @@ static int serve(gdbstub *g, temu *e)
         case 'D':
             send_packet(g, "OK");
             return 'D';
-        case 'H':
+        case 'H': {
+            int t = parse_thread(e, p + 2);
+            if (t == -2) {
+                strcpy(out, "E01");
+            } else {
+                if (p[1] == 'g' && t >= 0)
+                    temu_select_cpu(e, t);  /* registers and memory of that CPU */
+                else if (p[1] == 'c')
+                    g->step_cpu = t;
+                strcpy(out, "OK");
+            }
+            break;
+        }
         case 'T':
-            strcpy(out, "OK");
+            strcpy(out, parse_thread(e, p + 1) >= 0 ? "OK" : "E01");
             break;
         case 'q':
             if (!strncmp(p, "qSupported", 10))
                 snprintf(out, sizeof out, "PacketSize=%x;QStartNoAckMode+", PKT_MAX);
             else if (!strcmp(p, "qC"))
-                strcpy(out, "QC1");
-            else if (!strcmp(p, "qfThreadInfo"))
-                strcpy(out, "m1");
-            else if (!strcmp(p, "qsThreadInfo"))
+                snprintf(out, sizeof out, "QC%x", temu_selected_cpu(e) + 1);
+            else if (!strcmp(p, "qfThreadInfo")) {
+                size_t n = 0;
+                out[n++] = 'm';
+                for (int i = 0; i < temu_ncpus(e); i++)
+                    n += (size_t)snprintf(out + n, sizeof out - n, "%s%x", i ? "," : "", i + 1);
+            } else if (!strcmp(p, "qsThreadInfo"))
                 strcpy(out, "l");
+            else if (!strncmp(p, "qThreadExtraInfo,", 17)) {
+                int t = parse_thread(e, p + 17);
+                char info[64];
+                if (t < 0) {
+                    strcpy(out, "E01");
+                    break;
+                }
+                snprintf(info, sizeof info, "CPU %d (id %u)%s", t, temu_cpu_id(e, t),
+                         temu_cpu_waiting(e, t) ? ", waiting" : "");
+                for (size_t i = 0; info[i]; i++) {
+                    out[2 * i] = hexd[(uint8_t)info[i] >> 4];
+                    out[2 * i + 1] = hexd[info[i] & 15];
+                    out[2 * i + 2] = 0;
+                }
+            }
             else if (!strncmp(p, "qAttached", 9))
                 strcpy(out, "1");
             else if (!strcmp(p, "qSymbol::"))
@@ -485,7 +534,10 @@ temu_stop gdb_session(gdbstub *g, temu *e, uint64_t limit, bool attached)
             if (have_client && n > RUN_CHUNK)
                 n = RUN_CHUNK;
             g->interrupted = g->new_client = false;
-            temu_stop st = temu_run(e, n);
+            /* a step runs the chosen CPU alone (the others stay stopped) */
+            temu_stop st = cmd == 's' ? temu_run_cpu(e, g->step_cpu >= 0 ? g->step_cpu
+                                                              : temu_selected_cpu(e), 1)
+                                      : temu_run(e, n);
             if (st == TEMU_STOP_LIMIT && cmd != 's' && temu_insns(e) < end)
                 continue; /* just a chunk */
             if (st == TEMU_STOP_HOST && g->interrupted) {
@@ -495,7 +547,7 @@ temu_stop gdb_session(gdbstub *g, temu *e, uint64_t limit, bool attached)
                 }
                 /* Ctrl-C: report SIGINT; a new client asks with '?' itself */
                 if (!g->new_client)
-                    stop_reply(g, 2);
+                    stop_reply(g, e, 2);
                 have_client = true;
                 cmd = 'c';
                 break;
@@ -518,7 +570,7 @@ temu_stop gdb_session(gdbstub *g, temu *e, uint64_t limit, bool attached)
                 return st;
             }
             /* single step done, or breakpoint */
-            stop_reply(g, 5);
+            stop_reply(g, e, 5);
             break;
         }
     }

@@ -90,6 +90,7 @@ typedef struct ram_bank {
     uint32_t npages;
     dpage **code;   /* per page: decoded copy or NULL */
     uint8_t *ptmap; /* per page: 1 if the walker read PTEs from it */
+    uint8_t *llmap; /* per page: holds a suspended CPU's LL reservation */
 } ram_bank;
 
 #define MAX_RAM 8
@@ -179,6 +180,7 @@ enum {
 enum { ACC_READ = 0, ACC_WRITE = 1, ACC_FETCH = 2 };
 
 typedef struct cpu {
+    struct machine *m;
     uint32_t r[33]; /* r[32] = write sink for $0 destinations */
     uint32_t hi, lo;
     uint32_t pc;         /* next instruction (valid outside cpu_exec) */
@@ -187,7 +189,11 @@ typedef struct cpu {
     bool waiting;        /* executed `wait`, sleeping */
     bool exit_req;       /* leave the fast loop after the current insn */
     int mode;            /* 0 kernel, 1 user (index into TLB caches) */
-    uint64_t cycles;     /* cycles elapsed (= insns + skipped idle cycles) */
+    uint64_t cycles;     /* this CPU's local time (= insns + idle cycles) */
+    uint64_t idle_cycles;/* cycles this CPU spent waiting */
+    unsigned idx;        /* index in machine.cpus (scheduling order) */
+    uint32_t id;         /* hardware CPU id (DTB reg): EBase[11:0], Index */
+    uint32_t lines;      /* IRQ input lines (bit j = line j = Cause.IP(2+j)) */
 
     /* CP0 */
     uint32_t status, cause, epc, errorepc, badvaddr;
@@ -263,11 +269,15 @@ typedef struct dev_desc {
 } dev_desc;
 
 #define MAX_DEVS 16
+/* XICU outputs are 4 per CPU and at most 32: 8 CPUs. */
+#define MAX_CPUS 8
 typedef struct platform {
     int nram;
     struct { uint64_t base, size; } ram[MAX_RAM];
+    uint32_t cpu_id[MAX_CPUS]; /* hardware id (reg) of each cpu node */
     int ndev;
     dev_desc dev[MAX_DEVS];
+    int xicu_pti, xicu_hwi, xicu_wti; /* soclib,*-count (0: not given) */
     uint32_t clock_hz;
     int ncpus;
 } platform;
@@ -283,7 +293,11 @@ int platform_finalize_dtb(const void *in, const char *bootargs, void **out,
 #define MAX_BKPT 64
 
 typedef struct machine {
-    cpu_t cpu;
+    cpu_t *cpus;           /* ncpus of them */
+    int ncpus;
+    cpu_t *cur;            /* CPU executing now (NULL between runs) */
+    cpu_t *dbg;            /* CPU the state-access API works on */
+    uint64_t now;          /* shared time base for devices (monotonic) */
     temu_config cfg;
     temu_host host;
     platform plat;
@@ -304,16 +318,24 @@ typedef struct machine {
     dpage **dp_all;
     unsigned dp_count, dp_max, dp_clock;
 
+    /* scheduler: round-robin in quanta, optionally randomized */
+    uint32_t quantum;
+    bool randomize;
+    uint64_t rng;
+    cpu_t *slot_cpu;       /* CPU owning the current slot */
+    uint64_t slot_end;     /* its local time at which the slot ends */
+    /* pages holding another CPU's LL reservation (no fast write entries) */
+    uint64_t ll_watch[MAX_CPUS];
+    unsigned n_ll_watch;
+
     /* page-table pages marked since the last full flush */
     uint64_t *pt_list;
     unsigned pt_count, pt_cap;
     bool pt_overflow;
 
     /* events */
-    uint64_t idle_cycles;  /* cycles skipped while waiting */
     uint64_t next_poll;    /* insn count of the next host poll */
     uint32_t poll_interval;
-    uint32_t hw_lines;     /* CPU IRQ input lines (bit j = line j) */
     bool input_arrived;    /* temu_tty_input() accepted bytes during a poll */
 
     /* stop state */
@@ -347,7 +369,16 @@ struct temu {
 void machine_update_irqs(machine *m);
 uint32_t machine_hwi_lines(machine *m);
 void machine_stop(machine *m, int kind, uint32_t value);
-static inline uint64_t machine_now(machine *m) { return m->cpu.cycles; }
+/* Device time: the latest local time any CPU has reached (a CPU's own
+ * accesses never see time go backwards, nor do different CPUs'). */
+static inline uint64_t machine_now(machine *m)
+{
+    if (m->cur && m->cur->cycles > m->now)
+        m->now = m->cur->cycles;
+    return m->now;
+}
+/* Any CPU's store (or DMA) to [pa, pa+len) breaks LL reservations on it. */
+void machine_break_ll(machine *m, uint64_t pa, uint64_t len);
 
 /* bus.c */
 int bus_init_ram(machine *m, char *err, size_t errlen);
@@ -373,40 +404,42 @@ void cpu_init_handlers(void);
 void dpage_reset(dpage *dp);
 
 /* mmu.c */
-void tlb_flush_all(machine *m);
+void tlb_flush_all(machine *m);          /* every CPU; clears PT marks */
+void tlb_flush_cpu(cpu_t *c);            /* one CPU's PTPR/MODE/flush ops */
 void tlb_drop_host_page(machine *m, uint8_t *hpage);
 void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx);
 /* translate; returns 0 or an MMU error type (IETR/DETR value) */
-uint32_t mmu_translate(machine *m, uint32_t va, int acc, int user, uint64_t *pa,
+uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
                        bool side_effects);
-int mmu_cp2_read(machine *m, int reg, uint32_t *val);
-int mmu_cp2_write(machine *m, int reg, uint32_t val);
-void mmu_reset(machine *m);
+int mmu_cp2_read(cpu_t *c, int reg, uint32_t *val);
+int mmu_cp2_write(cpu_t *c, int reg, uint32_t val);
+void mmu_reset(cpu_t *c);
 
 /* cpu.c (slow paths) */
-int cpu_exec(machine *m, int64_t budget);
-bool mem_load_slow(machine *m, uint32_t va, int size, uint32_t *out);
-bool mem_store_slow(machine *m, uint32_t va, int size, uint32_t val);
+int cpu_exec(cpu_t *c, int64_t budget);
+bool mem_load_slow(cpu_t *c, uint32_t va, int size, uint32_t *out);
+bool mem_store_slow(cpu_t *c, uint32_t va, int size, uint32_t val);
 /* store the bytes selected by `be` of the aligned word at wva (va: for errors) */
-bool mem_store_be(machine *m, uint32_t wva, uint32_t val, uint32_t be, uint32_t va);
-bool mem_ll(machine *m, uint32_t va, uint32_t *out);
-bool mem_sc(machine *m, uint32_t va, uint32_t val, uint32_t *ok);
-dpage *fetch_slow(machine *m, uint32_t pc);
+bool mem_store_be(cpu_t *c, uint32_t wva, uint32_t val, uint32_t be, uint32_t va);
+bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out);
+bool mem_sc(cpu_t *c, uint32_t va, uint32_t val, uint32_t *ok);
+dpage *fetch_slow(cpu_t *c, uint32_t pc);
 
 /* cp0.c */
-void cpu_reset(machine *m);
-void cpu_exception(machine *m, int code, int ce);
-void cpu_data_fault(machine *m, uint32_t va, uint32_t type);
-void cpu_fetch_fault(machine *m, uint32_t va, uint32_t type);
-void cpu_address_error(machine *m, uint32_t va, bool store);
-bool cpu_irq_pending(machine *m);
-void cpu_take_interrupt(machine *m);
-uint32_t cp0_read(machine *m, int reg, int sel);
-void cp0_write(machine *m, int reg, int sel, uint32_t val);
-void cpu_eret(machine *m);
-void cpu_update_mode(machine *m);
-static inline uint32_t cpu_count(machine *m) {
-    return (uint32_t)m->cpu.cycles + m->cpu.count_off;
+void cpu_reset(cpu_t *c);
+void cpu_exception(cpu_t *c, int code, int ce);
+void cpu_data_fault(cpu_t *c, uint32_t va, uint32_t type);
+void cpu_fetch_fault(cpu_t *c, uint32_t va, uint32_t type);
+void cpu_address_error(cpu_t *c, uint32_t va, bool store);
+bool cpu_irq_pending(cpu_t *c);
+void cpu_take_interrupt(cpu_t *c);
+uint32_t cp0_read(cpu_t *c, int reg, int sel);
+void cp0_write(cpu_t *c, int reg, int sel, uint32_t val);
+void cpu_eret(cpu_t *c);
+void cpu_update_mode(cpu_t *c);
+/* Count: the shared time base (monotonic across CPUs) + this CPU's offset */
+static inline uint32_t cpu_count(cpu_t *c) {
+    return (uint32_t)machine_now(c->m) + c->count_off;
 }
 
 /* devices */

@@ -36,7 +36,15 @@ void trace_printf(machine *m, const char *fmt, ...)
     va_end(ap);
 }
 
-static uint64_t insns(const machine *m) { return m->cpu.cycles - m->idle_cycles; }
+static uint64_t cpu_insns(const cpu_t *c) { return c->cycles - c->idle_cycles; }
+
+static uint64_t insns(const machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->ncpus; i++)
+        n += cpu_insns(&m->cpus[i]);
+    return n;
+}
 
 static uint64_t now_ns(void)
 {
@@ -59,12 +67,17 @@ uint32_t machine_hwi_lines(machine *m)
     return h;
 }
 
-/* XICU output (4*cpu + j) drives CPU `cpu` IRQ line j = Cause.IP(2+j). */
+/* XICU output (4*i + j) drives the IRQ line j = Cause.IP(2+j) of the CPU
+ * whose hardware id is i. */
 void machine_update_irqs(machine *m)
 {
-    uint32_t lines = m->xicu ? xicu_outputs(m->xicu) & 0xF : 0;
-    m->hw_lines = lines;
-    m->cpu.cause = (m->cpu.cause & ~0xFC00u) | (lines << 10);
+    uint32_t outs = m->xicu ? xicu_outputs(m->xicu) : 0;
+    for (int i = 0; i < m->ncpus; i++) {
+        cpu_t *c = &m->cpus[i];
+        uint32_t lines = c->id < 8 ? (outs >> (4 * c->id)) & 0xF : 0;
+        c->lines = lines;
+        c->cause = (c->cause & ~0xFC00u) | (lines << 10);
+    }
 }
 
 void machine_stop(machine *m, int kind, uint32_t value)
@@ -74,7 +87,19 @@ void machine_stop(machine *m, int kind, uint32_t value)
         m->stop_value = value;
     }
     m->stop_req = true;
-    m->cpu.exit_req = true;
+    if (m->cur)
+        m->cur->exit_req = true;
+}
+
+void machine_break_ll(machine *m, uint64_t pa, uint64_t len)
+{
+    for (int i = 0; i < m->ncpus; i++) {
+        cpu_t *c = &m->cpus[i];
+        if (c->ll_valid && c->ll_pa + 4 > pa && c->ll_pa < pa + len) {
+            c->ll_valid = false;
+            c->ll_host = 0;
+        }
+    }
 }
 
 /* ------------------------------------------------------------ life cycle */
@@ -116,6 +141,19 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     m->cfg.dtb = NULL; /* our copy is m->dtb */
     if (platform_parse(m->dtb, m->dtb_len, dname, &m->plat, err, errlen))
         goto fail;
+    m->ncpus = m->plat.ncpus;
+    m->cpus = calloc((size_t)m->ncpus, sizeof *m->cpus);
+    if (!m->cpus)
+        goto oom;
+    for (int i = 0; i < m->ncpus; i++) {
+        m->cpus[i].m = m;
+        m->cpus[i].idx = (unsigned)i;
+        m->cpus[i].id = m->plat.cpu_id[i];
+    }
+    m->dbg = &m->cpus[0];
+    m->quantum = cfg.quantum ? cfg.quantum : TEMU_DEFAULT_QUANTUM;
+    m->randomize = cfg.randomize != 0;
+    m->rng = cfg.seed ^ 0x9E3779B97F4A7C15ull;
     if (bus_init_ram(m, err, errlen))
         goto fail;
 
@@ -156,7 +194,8 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     m->next_poll = m->poll_interval;
     /* entry defaults to the base of the first RAM bank until an ELF is loaded */
     m->entry = (uint32_t)m->plat.ram[0].base;
-    cpu_reset(m);
+    for (int i = 0; i < m->ncpus; i++)
+        cpu_reset(&m->cpus[i]);
     return e;
 oom:
     errf(err, errlen, "out of memory");
@@ -181,6 +220,7 @@ void temu_destroy(temu *e)
     free(m->sim);
     free(m->dtb);
     free(m->boot_dtb);
+    free(m->cpus);
     free(e);
 }
 
@@ -190,8 +230,11 @@ int temu_load_elf(temu *e, const void *buf, size_t len, const char *name, char *
     machine *m = &e->m;
     if (elf_load(m, buf, len, name, err, errlen))
         return -1;
-    m->cpu.pc = m->cpu.reset_pc = m->entry;
-    m->cpu.br_pending = false;
+    for (int i = 0; i < m->ncpus; i++) {
+        cpu_t *c = &m->cpus[i];
+        c->pc = c->reset_pc = m->entry;
+        c->br_pending = false;
+    }
     return 0;
 }
 
@@ -200,7 +243,14 @@ int temu_load_raw(temu *e, uint64_t pa, const void *buf, size_t len)
     return temu_write_phys(e, pa, buf, len);
 }
 
-void temu_reset(temu *e) { cpu_reset(&e->m); }
+static void reset_all(machine *m)
+{
+    for (int i = 0; i < m->ncpus; i++)
+        cpu_reset(&m->cpus[i]);
+    m->slot_cpu = NULL;
+}
+
+void temu_reset(temu *e) { reset_all(&e->m); }
 
 int temu_boot(temu *e, char *err, size_t errlen)
 {
@@ -237,10 +287,15 @@ int temu_boot(temu *e, char *err, size_t errlen)
     memcpy(b->mem + (pa - b->base), m->boot_dtb, m->boot_dtb_len);
     bus_ram_written(m, pa, m->boot_dtb_len);
     m->boot_dtb_pa = pa;
-    cpu_reset(m);
-    m->cpu.r[4] = 0;
-    m->cpu.r[5] = (uint32_t)pa;
-    m->cpu.r[6] = m->cpu.r[7] = 0;
+    /* Every CPU starts at the entry with the same registers (reference 5:
+     * the boot code tells the CPUs apart by EBase.CPUNum). */
+    reset_all(m);
+    for (int i = 0; i < m->ncpus; i++) {
+        cpu_t *c = &m->cpus[i];
+        c->r[4] = 0;
+        c->r[5] = (uint32_t)pa;
+        c->r[6] = c->r[7] = 0;
+    }
     return 0;
 }
 
@@ -272,12 +327,11 @@ static unsigned host_poll(machine *m, int64_t timeout_ns)
     return m->host.poll(m->host.opaque, (temu *)m, timeout_ns);
 }
 
-/* The CPU sleeps in `wait`: advance time to the next event.  Returns -1 to
- * continue the run loop, or a temu_stop value. */
+/* Every CPU sleeps in `wait`: advance the shared time to the next event.
+ * Returns -1 to continue the run loop, or a temu_stop value. */
 static int idle(machine *m)
 {
-    cpu_t *c = &m->cpu;
-    uint64_t now = c->cycles, ev = next_event(m);
+    uint64_t now = m->now, ev = next_event(m);
     uint32_t hz = m->plat.clock_hz;
     m->input_arrived = false;
     if (ev == UINT64_MAX) {
@@ -310,8 +364,7 @@ static int idle(machine *m)
         if (m->input_arrived)
             return -1;
     }
-    c->cycles += adv;
-    m->idle_cycles += adv;
+    m->now += adv;
     return -1;
 }
 
@@ -323,38 +376,149 @@ static bool is_bkpt(machine *m, uint32_t pc)
     return false;
 }
 
-static void trace_insn(machine *m)
+static void trace_insn(machine *m, cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
     uint64_t pa;
     uint32_t w = 0;
-    bool ok = mmu_translate(m, c->pc, ACC_FETCH, c->mode, &pa, false) == 0;
+    bool ok = mmu_translate(c, c->pc, ACC_FETCH, c->mode, &pa, false) == 0;
     uint8_t *p = ok ? bus_ram_ptr(m, pa, 4) : NULL;
+    char who[16] = "";
+    if (m->ncpus > 1)
+        snprintf(who, sizeof who, "cpu%u ", c->idx);
     if (p)
         memcpy(&w, p, 4);
     if (m->trace & TEMU_TRACE_EXEC)
-        trace_printf(m, "exec: pc=0x%08x icount=%llu\n", c->pc,
+        trace_printf(m, "exec: %spc=0x%08x icount=%llu\n", who, c->pc,
                      (unsigned long long)insns(m));
     if (m->trace & TEMU_TRACE_IN_ASM) {
         char buf[96];
         if (p)
-            trace_printf(m, "0x%08x:  %08x  %s%s\n", c->pc, w,
+            trace_printf(m, "%s0x%08x:  %08x  %s%s\n", who, c->pc, w,
                          temu_disasm(w, c->pc, buf, sizeof buf),
                          c->br_pending ? "   (delay slot)" : "");
         else
-            trace_printf(m, "0x%08x:  ????????  (fetch fault)\n", c->pc);
+            trace_printf(m, "%s0x%08x:  ????????  (fetch fault)\n", who, c->pc);
     }
 }
 
-temu_stop temu_run(temu *e, uint64_t max_insns)
+/* ------------------------------------------------------------ scheduler */
+
+static uint64_t rng_next(machine *m)
 {
-    machine *m = &e->m;
-    cpu_t *c = &m->cpu;
+    /* splitmix64: small, and the same sequence on every host */
+    uint64_t z = (m->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A CPU in `wait` wakes when one of its raw IRQ lines is high (IE and IM do
+ * not matter), or a software interrupt is pending.  It slept until now. */
+static bool cpu_runnable(machine *m, cpu_t *c)
+{
+    if (!c->waiting)
+        return true;
+    if (!c->lines && !(c->cause & 0x300u))
+        return false;
+    c->waiting = false;
+    if (c->cycles < m->now) {
+        c->idle_cycles += m->now - c->cycles;
+        c->cycles = m->now;
+    }
+    return true;
+}
+
+/* Pages holding the LL reservations of the other (suspended) CPUs lose
+ * their fast write entries in the CPU that runs next, so that its stores
+ * to them reach machine_break_ll().  A CPU's own reservation is checked on
+ * its fast path. */
+static void ll_watch_update(machine *m, cpu_t *run)
+{
+    for (unsigned i = 0; i < m->n_ll_watch; i++) {
+        ram_bank *b = bus_ram_bank(m, m->ll_watch[i]);
+        if (b)
+            b->llmap[(m->ll_watch[i] - b->base) >> PAGE_SHIFT] = 0;
+    }
+    m->n_ll_watch = 0;
+    for (int k = 0; k < m->ncpus; k++) {
+        cpu_t *o = &m->cpus[k];
+        if (o == run || !o->ll_valid || !o->ll_host)
+            continue;
+        uint64_t pg = o->ll_pa & ~(uint64_t)(PAGE_SIZE - 1);
+        ram_bank *b = bus_ram_bank(m, pg);
+        if (!b)
+            continue;
+        uint32_t pidx = (uint32_t)((pg - b->base) >> PAGE_SHIFT);
+        if (b->llmap[pidx])
+            continue;
+        b->llmap[pidx] = 1;
+        m->ll_watch[m->n_ll_watch++] = pg;
+        uintptr_t hpage = (uintptr_t)(b->mem + ((size_t)pidx << PAGE_SHIFT));
+        for (int md = 0; md < 2; md++)
+            for (unsigned i = 0; i < STLB_N; i++) {
+                stlb_ent *e = &run->dtlb_w[md][i];
+                if (e->tag != STLB_INVALID && e->addend + e->tag == hpage)
+                    e->tag = STLB_INVALID;
+            }
+    }
+}
+
+/* Choose the CPU for the next slot: the runnable one with the smallest
+ * local time, ties broken round-robin after the previous slot's CPU.  In
+ * randomized mode, any runnable CPU less than a quantum ahead of the
+ * earliest may be chosen, and slots have random lengths. */
+static cpu_t *pick_cpu(machine *m)
+{
+    int n = m->ncpus;
+    int start = m->slot_cpu ? (int)m->slot_cpu->idx + 1 : 0;
+    cpu_t *best = NULL;
+    for (int k = 0; k < n; k++) {
+        cpu_t *c = &m->cpus[(start + k) % n];
+        if (cpu_runnable(m, c) && (!best || c->cycles < best->cycles))
+            best = c;
+    }
+    if (!best)
+        return NULL;
+    uint64_t q = m->quantum;
+    if (m->randomize) {
+        cpu_t *cand[MAX_CPUS];
+        int nc = 0;
+        for (int k = 0; k < n; k++) {
+            cpu_t *c = &m->cpus[k];
+            if (!c->waiting && c->cycles < best->cycles + m->quantum)
+                cand[nc++] = c;
+        }
+        best = cand[rng_next(m) % (uint64_t)nc];
+        uint64_t r = rng_next(m);
+        /* a quarter of the slots are very short, to shake out fine races */
+        q = (r & 3) == 0 ? 1 + (r >> 8) % 16 : 1 + (r >> 8) % (2 * (uint64_t)m->quantum);
+    }
+    if (best != m->slot_cpu && m->ncpus > 1)
+        ll_watch_update(m, best);
+    m->slot_cpu = best;
+    /* a single CPU has nobody to interleave with: no slots */
+    m->slot_end = m->ncpus > 1 ? best->cycles + q : UINT64_MAX;
+    return best;
+}
+
+static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
+{
     uint64_t limit = insns(m) + max_insns;
     if (limit < max_insns)
         limit = UINT64_MAX;
-    uint32_t start_pc = c->pc;
-    bool first = true;
+    /* a CPU resumed on a breakpoint executes it before it can hit one */
+    uint32_t skip_pc[MAX_CPUS];
+    bool skip[MAX_CPUS];
+    for (int i = 0; i < m->ncpus; i++) {
+        skip_pc[i] = m->cpus[i].pc;
+        skip[i] = true;
+    }
+    if (only) {
+        if (only != m->slot_cpu && m->ncpus > 1)
+            ll_watch_update(m, only);
+        m->slot_cpu = only;
+        m->slot_end = UINT64_MAX;
+    }
 
     for (;;) {
         if (m->stop_req)
@@ -370,23 +534,29 @@ temu_stop temu_run(temu *e, uint64_t max_insns)
             if (m->input_arrived)
                 machine_update_irqs(m);
         }
-        if (c->waiting) {
-            /* wait ends when any raw IRQ line is high (IE/IM do not matter) */
-            if (m->hw_lines || (c->cause & 0x300u)) {
-                c->waiting = false;
-            } else {
-                int r = idle(m);
-                if (r >= 0)
-                    return (temu_stop)r;
-                continue;
-            }
+        cpu_t *c;
+        if (only) {
+            c = cpu_runnable(m, only) ? only : NULL;
+        } else {
+            c = m->slot_cpu;
+            if (!c || c->cycles >= m->slot_end || !cpu_runnable(m, c))
+                c = pick_cpu(m);
         }
-        if (cpu_irq_pending(m))
-            cpu_take_interrupt(m);
+        if (!c) {
+            int r = idle(m);
+            if (r >= 0)
+                return (temu_stop)r;
+            continue;
+        }
+        m->dbg = c;
+        if (cpu_irq_pending(c))
+            cpu_take_interrupt(c);
         if (ins >= limit)
             return TEMU_STOP_LIMIT;
 
         uint64_t budget = limit - ins;
+        if (!only && m->slot_end != UINT64_MAX && m->slot_end - c->cycles < budget)
+            budget = m->slot_end - c->cycles;
         uint64_t ev = next_event(m);
         if (ev != UINT64_MAX) {
             uint64_t d = ev > c->cycles ? ev - c->cycles : 1;
@@ -397,16 +567,61 @@ temu_stop temu_run(temu *e, uint64_t max_insns)
         if (dp < budget)
             budget = dp;
         if (m->nbkpt || (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))) {
-            if (m->nbkpt && is_bkpt(m, c->pc) && !(first && c->pc == start_pc))
+            if (m->nbkpt && is_bkpt(m, c->pc) && !(skip[c->idx] && c->pc == skip_pc[c->idx]))
                 return TEMU_STOP_BREAK;
             if (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))
-                trace_insn(m);
+                trace_insn(m, c);
             budget = 1;
         }
-        first = false;
+        skip[c->idx] = false;
         c->exit_req = false;
-        cpu_exec(m, (int64_t)budget);
+        m->cur = c;
+        cpu_exec(c, (int64_t)budget);
+        machine_now(m); /* the shared time follows the CPU that ran */
+        m->cur = NULL;
     }
+}
+
+temu_stop temu_run(temu *e, uint64_t max_insns)
+{
+    return run_loop(&e->m, max_insns, NULL);
+}
+
+temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns)
+{
+    machine *m = &e->m;
+    if (cpu < 0 || cpu >= m->ncpus)
+        return TEMU_STOP_LIMIT;
+    temu_stop st = run_loop(m, max_insns, &m->cpus[cpu]);
+    m->slot_cpu = NULL; /* the round-robin restarts cleanly */
+    return st;
+}
+
+int temu_ncpus(const temu *e) { return e->m.ncpus; }
+
+uint32_t temu_cpu_id(const temu *e, int cpu)
+{
+    return cpu >= 0 && cpu < e->m.ncpus ? e->m.cpus[cpu].id : 0;
+}
+
+int temu_select_cpu(temu *e, int cpu)
+{
+    if (cpu < 0 || cpu >= e->m.ncpus)
+        return -1;
+    e->m.dbg = &e->m.cpus[cpu];
+    return 0;
+}
+
+int temu_selected_cpu(const temu *e) { return (int)e->m.dbg->idx; }
+
+uint64_t temu_cpu_insns(const temu *e, int cpu)
+{
+    return cpu >= 0 && cpu < e->m.ncpus ? cpu_insns(&e->m.cpus[cpu]) : 0;
+}
+
+int temu_cpu_waiting(const temu *e, int cpu)
+{
+    return cpu >= 0 && cpu < e->m.ncpus && e->m.cpus[cpu].waiting;
 }
 
 int temu_exit_kind(const temu *e) { return e->m.stop_kind; }
@@ -416,7 +631,7 @@ uint32_t temu_exit_value(const temu *e) { return e->m.stop_value; }
 
 uint32_t temu_get_reg(const temu *e, int reg)
 {
-    const cpu_t *c = &e->m.cpu;
+    const cpu_t *c = e->m.dbg;
     if (reg >= 0 && reg < 32)
         return c->r[reg];
     switch (reg) {
@@ -429,7 +644,7 @@ uint32_t temu_get_reg(const temu *e, int reg)
 
 void temu_set_reg(temu *e, int reg, uint32_t val)
 {
-    cpu_t *c = &e->m.cpu;
+    cpu_t *c = e->m.dbg;
     if (reg > 0 && reg < 32)
         c->r[reg] = val;
     else if (reg == TEMU_REG_HI)
@@ -442,27 +657,35 @@ void temu_set_reg(temu *e, int reg, uint32_t val)
     }
 }
 
-uint32_t temu_cp0_read(temu *e, int reg, int sel) { return cp0_read(&e->m, reg, sel); }
+uint32_t temu_cp0_read(temu *e, int reg, int sel) { return cp0_read(e->m.dbg, reg, sel); }
 
 void temu_cp0_write(temu *e, int reg, int sel, uint32_t val)
 {
-    cp0_write(&e->m, reg, sel, val);
+    cp0_write(e->m.dbg, reg, sel, val);
 }
 
 uint32_t temu_cp2_read(temu *e, int reg)
 {
-    machine *m = &e->m;
-    int mode = m->cpu.mode;
+    cpu_t *c = e->m.dbg;
+    int mode = c->mode;
     uint32_t v = 0;
-    m->cpu.mode = 0;
-    if (mmu_cp2_read(m, reg, &v))
+    c->mode = 0;
+    if (mmu_cp2_read(c, reg, &v))
         v = 0;
-    m->cpu.mode = mode;
+    c->mode = mode;
     return v;
 }
 
 uint64_t temu_insns(const temu *e) { return insns(&e->m); }
-uint64_t temu_cycles(const temu *e) { return e->m.cpu.cycles; }
+uint64_t temu_cycles(const temu *e)
+{
+    const machine *m = &e->m;
+    uint64_t t = m->now;
+    for (int i = 0; i < m->ncpus; i++)
+        if (m->cpus[i].cycles > t)
+            t = m->cpus[i].cycles;
+    return t;
+}
 
 int temu_read_phys(temu *e, uint64_t pa, void *buf, size_t len)
 {
@@ -476,7 +699,7 @@ int temu_write_phys(temu *e, uint64_t pa, const void *buf, size_t len)
 
 int temu_virt_to_phys(temu *e, uint32_t va, uint64_t *pa)
 {
-    return mmu_translate(&e->m, va, ACC_READ, 0, pa, false) ? -1 : 0;
+    return mmu_translate(e->m.dbg, va, ACC_READ, 0, pa, false) ? -1 : 0;
 }
 
 int temu_read_virt(temu *e, uint32_t va, void *buf, size_t len)

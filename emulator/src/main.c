@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -29,6 +31,8 @@
 #define EXIT_LIMIT 125
 #define EXIT_ERROR 126
 #define EXIT_EXCEPT 127
+/* -timeout values above this (including inf) mean no wall-clock limit */
+#define TIMEOUT_MAX_SECS 1e9
 
 static const char *prog = "tsar-emu";
 
@@ -231,7 +235,9 @@ static void usage(FILE *f)
             "  -disk FILE          block device backing image (read/write)\n"
             "  -serial stdio|file:PATH|none   TTY channel 0 (default stdio)\n"
             "  -icount-limit N     stop after N instructions (exit 125); also -max-insns\n"
-            "  -timeout SECS       wall-clock limit (exit 124)\n"
+            "  -timeout SECS       wall-clock limit (exit 124); inf or > 1e9 = none\n"
+            "  -quantum N          instructions per CPU slot (default %u)\n"
+            "  -seed N|random      randomize the CPU interleaving from seed N\n"
             "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
             "                      or sleep the equivalent host time; auto (default) =\n"
             "                      sleep if stdin is a terminal, else skip\n"
@@ -241,7 +247,7 @@ static void usage(FILE *f)
             "  -S                  wait for the debugger before the first instruction\n"
             "  -v                  print a run summary\n"
             "  -h, -help           this help\n",
-            prog, prog);
+            prog, prog, TEMU_DEFAULT_QUANTUM);
 }
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -256,15 +262,28 @@ static int fail(const char *fmt, ...)
     return EXIT_ERROR;
 }
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
 static int read_file(const char *path, const char *what, uint8_t **out, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return fail("%s: cannot open %s: %s", path, what, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
         close(fd);
-        return fail("%s: %s is not a regular file", path, what);
+        return fail("%s: cannot stat %s: %s", path, what, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail("%s: %s is %s (a regular file is needed)", path, what,
+                    file_kind(st.st_mode));
     }
     size_t n = (size_t)st.st_size;
     uint8_t *buf = malloc(n ? n : 1);
@@ -302,6 +321,23 @@ static bool parse_u64(const char *s, uint64_t *v)
     return true;
 }
 
+/* Open an output file without blocking on a FIFO that has no reader yet
+ * (ENXIO then), and make it blocking again for the writes. */
+static int open_output(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    else if (errno == ENXIO)
+        errno = EPIPE; /* reported as "a FIFO with no reader" below */
+    return fd;
+}
+
+static const char *open_error(void)
+{
+    return errno == EPIPE ? "it is a FIFO with no reader" : strerror(errno);
+}
+
 static int parse_trace(const char *list, unsigned *mask)
 {
     char buf[256];
@@ -326,6 +362,9 @@ typedef struct opts {
     double timeout;
     bool wait_gdb, verbose;
     int idle_mode;
+    uint32_t quantum;
+    bool seeded;
+    uint64_t seed;
 } opts;
 
 static int parse_args(int argc, char **argv, opts *o)
@@ -344,7 +383,7 @@ static int parse_args(int argc, char **argv, opts *o)
         if (a[1] == '-' && a[2])
             a++; /* accept --option too */
 #define ARG(name)                                                             \
-    (!strcmp(a, name) && (i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1)))
+    (strcmp(a, name) ? 0 : i + 1 < argc ? 1 : (fail("option %s needs an argument", a), -1))
         int r;
         if (!strcmp(a, "-h") || !strcmp(a, "-help")) {
             usage(stdout);
@@ -383,6 +422,25 @@ static int parse_args(int argc, char **argv, opts *o)
             o->timeout = strtod(argv[++i], &end);
             if (end == argv[i] || *end || !(o->timeout > 0))
                 return fail("-timeout: bad number of seconds '%s'", argv[i]);
+            if (o->timeout > TIMEOUT_MAX_SECS)
+                o->timeout = 0; /* inf or beyond any run: no limit */
+        } else if ((r = ARG("-quantum"))) {
+            if (r < 0) return EXIT_ERROR;
+            uint64_t q;
+            if (!parse_u64(argv[++i], &q) || q == 0 || q > 100000000)
+                return fail("-quantum: bad instruction count '%s' (1..100000000)", argv[i]);
+            o->quantum = (uint32_t)q;
+        } else if ((r = ARG("-seed"))) {
+            if (r < 0) return EXIT_ERROR;
+            o->seeded = true;
+            if (!strcmp(argv[++i], "random")) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                o->seed = ((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20 ^
+                           (uint64_t)ts.tv_sec << 32) % 1000000000000ull;
+            } else if (!parse_u64(argv[i], &o->seed)) {
+                return fail("-seed: expected a number or 'random', got '%s'", argv[i]);
+            }
         } else if ((r = ARG("-idle"))) {
             if (r < 0) return EXIT_ERROR;
             const char *v = argv[++i];
@@ -433,10 +491,10 @@ int main(int argc, char **argv)
         h.out_fd = 1;
         h.in_on = true;
     } else if (!strncmp(o.serial, "file:", 5)) {
-        h.out_fd = open(o.serial + 5, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        h.out_fd = open_output(o.serial + 5);
         if (h.out_fd < 0)
             return fail("%s: cannot open serial output file: %s", o.serial + 5,
-                        strerror(errno));
+                        open_error());
         h.out_close = true;
     } else if (strcmp(o.serial, "none") && strcmp(o.serial, "null")) {
         return fail("-serial: expected stdio, file:PATH or none, got '%s'", o.serial);
@@ -447,9 +505,10 @@ int main(int argc, char **argv)
         return rc;
     FILE *trace_out = stderr;
     if (o.dfile) {
-        trace_out = fopen(o.dfile, "w");
+        int fd = open_output(o.dfile);
+        trace_out = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (!trace_out)
-            return fail("%s: cannot open log file: %s", o.dfile, strerror(errno));
+            return fail("%s: cannot open log file: %s", o.dfile, open_error());
         setvbuf(trace_out, NULL, _IOFBF, 1 << 16);
     }
 
@@ -477,6 +536,9 @@ int main(int argc, char **argv)
     cfg.host.opaque = &h;
     cfg.host.tty_out = tty_out;
     cfg.host.poll = host_poll;
+    cfg.quantum = o.quantum;
+    cfg.randomize = o.seeded;
+    cfg.seed = o.seed;
 
     char err[512];
     temu *e = temu_create(&cfg, err, sizeof err);
@@ -496,9 +558,9 @@ int main(int argc, char **argv)
         return fail("%s", err);
     }
     temu_set_trace(e, trace, trace_out);
-    if (temu_dtb_cpus(e) > 1)
-        fprintf(stderr, "%s: warning: %s describes %d CPUs; only CPU 0 is emulated\n", prog,
-                o.dtb ? o.dtb : "the platform", temu_dtb_cpus(e));
+    if (o.seeded)
+        fprintf(stderr, "%s: randomized CPU interleaving, seed %llu (replay with -seed %llu)\n",
+                prog, (unsigned long long)o.seed, (unsigned long long)o.seed);
     if (o.verbose) {
         char desc[1024];
         temu_describe(e, desc, sizeof desc);
@@ -524,7 +586,8 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     if (h.gdb && o.wait_gdb) {
-        int ms = o.timeout > 0 ? (int)(o.timeout * 1000) : -1;
+        /* beyond INT_MAX ms (about 24 days) there is no practical limit */
+        int ms = o.timeout > 0 && o.timeout * 1000 < INT_MAX ? (int)(o.timeout * 1000) : -1;
         if (gdb_accept(h.gdb, ms) < 0) {
             gdb_close(h.gdb);
             temu_destroy(e);
@@ -544,7 +607,7 @@ int main(int argc, char **argv)
 
     uint64_t t0 = mono_ns();
     if (o.timeout > 0)
-        h.deadline = t0 + (uint64_t)(o.timeout * 1e9);
+        h.deadline = t0 + (uint64_t)(o.timeout * 1e9); /* <= 1e18 ns: no overflow */
     uint64_t limit = o.icount_limit ? o.icount_limit : UINT64_MAX;
 
     temu_stop stop;
@@ -560,6 +623,18 @@ int main(int argc, char **argv)
     double mips = secs > 0 ? (double)n / secs / 1e6 : 0;
     int status;
 
+    if (temu_ncpus(e) > 1 && stop != TEMU_STOP_EXIT) {
+        /* where every CPU was, for limits, hangs and timeouts */
+        int sel = temu_selected_cpu(e);
+        for (int i = 0; i < temu_ncpus(e); i++) {
+            temu_select_cpu(e, i);
+            fprintf(stderr, "%s: cpu%d (id %u): pc=0x%08x%s, %llu instructions\n", prog, i,
+                    temu_cpu_id(e, i), temu_get_reg(e, TEMU_REG_PC),
+                    temu_cpu_waiting(e, i) ? " (waiting)" : "",
+                    (unsigned long long)temu_cpu_insns(e, i));
+        }
+        temu_select_cpu(e, sel);
+    }
     switch (stop) {
     case TEMU_STOP_EXIT:
         switch (temu_exit_kind(e)) {

@@ -24,16 +24,19 @@ static inline void stlb_set(stlb_ent *e, uint32_t va, uint8_t *hpage)
 
 /* ------------------------------------------------------------ code pages */
 
+/* Decoded pages are shared: drop every CPU's fetch entries for this one. */
 static void code_page_unmap(machine *m, dpage *dp)
 {
-    cpu_t *c = &m->cpu;
     dp->bank->code[dp->pidx] = NULL;
-    for (int md = 0; md < 2; md++)
-        for (unsigned i = 0; i < ITLB_N; i++)
-            if (c->itlb[md][i].dp == dp) {
-                c->itlb[md][i].tag = STLB_INVALID;
-                c->itlb[md][i].dp = NULL;
-            }
+    for (int k = 0; k < m->ncpus; k++) {
+        cpu_t *c = &m->cpus[k];
+        for (int md = 0; md < 2; md++)
+            for (unsigned i = 0; i < ITLB_N; i++)
+                if (c->itlb[md][i].dp == dp) {
+                    c->itlb[md][i].tag = STLB_INVALID;
+                    c->itlb[md][i].dp = NULL;
+                }
+    }
 }
 
 dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
@@ -55,7 +58,7 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
         /* Pool full: evict round-robin, never the page being executed. */
         for (;;) {
             dp = m->dp_all[m->dp_clock++ % m->dp_count];
-            if (dp != m->cpu.cur_dp)
+            if (!m->cur || dp != m->cur->cur_dp)
                 break;
         }
         code_page_unmap(m, dp);
@@ -77,8 +80,9 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
     dpage *dp = b->code[pidx];
     if (!dp)
         return;
-    if (dp == m->cpu.cur_dp) {
-        /* Executing from it: re-arm lazy decoding of the touched words and
+    if (m->cur && dp == m->cur->cur_dp) {
+        /* The running CPU executes from it (the others left their pages
+         * when they were suspended): re-arm lazy decoding of the touched words and
          * of the word after each (its delay-slot status may change). */
         const void *dec = cpu_handlers[OP_decode * 2];
         uint32_t first = off >> 2, last = (off + len - 1) >> 2;
@@ -101,22 +105,17 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
  * Returns true if the page may get a fast write entry. */
 static bool ram_store_hooks(machine *m, ram_bank *b, uint64_t pa, uint32_t len)
 {
-    cpu_t *c = &m->cpu;
     uint32_t pidx = (uint32_t)((pa - b->base) >> PAGE_SHIFT);
     if (b->code[pidx])
         code_page_store(m, b, pidx, (uint32_t)(pa & 0xFFF), len);
     if (b->ptmap[pidx])
-        tlb_flush_all(m); /* also clears the mark and requests a loop exit */
-    if (c->ll_valid && (pa & ~3ull) == c->ll_pa) {
-        c->ll_valid = false;
-        c->ll_host = 0;
-    }
-    return !b->code[pidx] && !b->ptmap[pidx];
+        tlb_flush_all(m); /* also clears the marks and requests a loop exit */
+    machine_break_ll(m, pa, len);
+    return !b->code[pidx] && !b->ptmap[pidx] && !b->llmap[pidx];
 }
 
 void bus_ram_written(machine *m, uint64_t pa, size_t len)
 {
-    cpu_t *c = &m->cpu;
     while (len) {
         ram_bank *b = bus_ram_bank(m, pa);
         size_t n = PAGE_SIZE - (pa & 0xFFF);
@@ -129,10 +128,7 @@ void bus_ram_written(machine *m, uint64_t pa, size_t len)
             if (b->ptmap[pidx])
                 tlb_flush_all(m);
         }
-        if (c->ll_valid && c->ll_pa + 4 > pa && c->ll_pa < pa + n) {
-            c->ll_valid = false;
-            c->ll_host = 0;
-        }
+        machine_break_ll(m, pa, n);
         pa += n;
         len -= n;
     }
@@ -140,17 +136,17 @@ void bus_ram_written(machine *m, uint64_t pa, size_t len)
 
 /* ------------------------------------------------------------ loads */
 
-bool mem_load_slow(machine *m, uint32_t va, int size, uint32_t *out)
+bool mem_load_slow(cpu_t *c, uint32_t va, int size, uint32_t *out)
 {
-    cpu_t *c = &m->cpu;
+    machine *m = c->m;
     uint64_t pa;
     if (va & (uint32_t)(size - 1)) {
-        cpu_address_error(m, va, false);
+        cpu_address_error(c, va, false);
         return false;
     }
-    uint32_t err = mmu_translate(m, va, ACC_READ, c->mode, &pa, true);
+    uint32_t err = mmu_translate(c, va, ACC_READ, c->mode, &pa, true);
     if (err) {
-        cpu_data_fault(m, va, err);
+        cpu_data_fault(c, va, err);
         return false;
     }
     ram_bank *b = bus_ram_bank(m, pa);
@@ -167,7 +163,7 @@ bool mem_load_slow(machine *m, uint32_t va, int size, uint32_t *out)
     }
     uint32_t w;
     if (bus_mmio_read(m, pa, &w)) {
-        cpu_data_fault(m, va, MMU_READ | MMU_DATA_ILLEGAL);
+        cpu_data_fault(c, va, MMU_READ | MMU_DATA_ILLEGAL);
         return false;
     }
     w >>= (pa & 3) * 8;
@@ -178,13 +174,13 @@ bool mem_load_slow(machine *m, uint32_t va, int size, uint32_t *out)
 
 /* ------------------------------------------------------------ stores */
 
-static bool store_word_be(machine *m, uint32_t va, uint32_t wva, uint32_t val, uint32_t be)
+static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uint32_t be)
 {
-    cpu_t *c = &m->cpu;
+    machine *m = c->m;
     uint64_t pa;
-    uint32_t err = mmu_translate(m, wva, ACC_WRITE, c->mode, &pa, true);
+    uint32_t err = mmu_translate(c, wva, ACC_WRITE, c->mode, &pa, true);
     if (err) {
-        cpu_data_fault(m, va, err);
+        cpu_data_fault(c, va, err);
         return false;
     }
     ram_bank *b = bus_ram_bank(m, pa);
@@ -205,43 +201,43 @@ static bool store_word_be(machine *m, uint32_t va, uint32_t wva, uint32_t val, u
         return true;
     }
     if (bus_mmio_write(m, pa, be, val)) {
-        cpu_data_fault(m, va, MMU_DATA_ILLEGAL);
+        cpu_data_fault(c, va, MMU_DATA_ILLEGAL);
         return false;
     }
     c->exit_req = true;
     return true;
 }
 
-bool mem_store_slow(machine *m, uint32_t va, int size, uint32_t val)
+bool mem_store_slow(cpu_t *c, uint32_t va, int size, uint32_t val)
 {
     if (va & (uint32_t)(size - 1)) {
-        cpu_address_error(m, va, true);
+        cpu_address_error(c, va, true);
         return false;
     }
     unsigned sh = (va & 3) * 8;
     uint32_t be = size == 4 ? 0xFu : (size == 2 ? 3u : 1u) << (va & 3);
     uint32_t lane = size == 4 ? val : (val & ((1u << (size * 8)) - 1)) << sh;
-    return store_word_be(m, va, va & ~3u, lane, be);
+    return store_word_be(c, va, va & ~3u, lane, be);
 }
 
-bool mem_store_be(machine *m, uint32_t wva, uint32_t val, uint32_t be, uint32_t va)
+bool mem_store_be(cpu_t *c, uint32_t wva, uint32_t val, uint32_t be, uint32_t va)
 {
-    return store_word_be(m, va, wva, val, be);
+    return store_word_be(c, va, wva, val, be);
 }
 
 /* ------------------------------------------------------------ LL / SC */
 
-bool mem_ll(machine *m, uint32_t va, uint32_t *out)
+bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
 {
-    cpu_t *c = &m->cpu;
+    machine *m = c->m;
     uint64_t pa;
     if (va & 3) {
-        cpu_address_error(m, va, false);
+        cpu_address_error(c, va, false);
         return false;
     }
-    uint32_t err = mmu_translate(m, va, ACC_READ, c->mode, &pa, true);
+    uint32_t err = mmu_translate(c, va, ACC_READ, c->mode, &pa, true);
     if (err) {
-        cpu_data_fault(m, va, err);
+        cpu_data_fault(c, va, err);
         return false;
     }
     ram_bank *b = bus_ram_bank(m, pa);
@@ -251,7 +247,7 @@ bool mem_ll(machine *m, uint32_t va, uint32_t *out)
         c->ll_host = (uintptr_t)p;
     } else {
         if (bus_mmio_read(m, pa, out)) {
-            cpu_data_fault(m, va, MMU_READ | MMU_DATA_ILLEGAL);
+            cpu_data_fault(c, va, MMU_READ | MMU_DATA_ILLEGAL);
             return false;
         }
         c->ll_host = 0;
@@ -262,17 +258,16 @@ bool mem_ll(machine *m, uint32_t va, uint32_t *out)
     return true;
 }
 
-bool mem_sc(machine *m, uint32_t va, uint32_t val, uint32_t *ok)
+bool mem_sc(cpu_t *c, uint32_t va, uint32_t val, uint32_t *ok)
 {
-    cpu_t *c = &m->cpu;
     uint64_t pa;
     if (va & 3) {
-        cpu_address_error(m, va, true);
+        cpu_address_error(c, va, true);
         return false;
     }
-    uint32_t err = mmu_translate(m, va, ACC_WRITE, c->mode, &pa, true);
+    uint32_t err = mmu_translate(c, va, ACC_WRITE, c->mode, &pa, true);
     if (err) {
-        cpu_data_fault(m, va, err);
+        cpu_data_fault(c, va, err);
         return false;
     }
     bool success = c->ll_valid && c->ll_pa == pa;
@@ -281,7 +276,7 @@ bool mem_sc(machine *m, uint32_t va, uint32_t val, uint32_t *ok)
     *ok = 0;
     if (!success)
         return true;
-    if (!store_word_be(m, va, va, val, 0xF))
+    if (!store_word_be(c, va, va, val, 0xF))
         return false;
     *ok = 1;
     return true;
@@ -289,22 +284,22 @@ bool mem_sc(machine *m, uint32_t va, uint32_t val, uint32_t *ok)
 
 /* ------------------------------------------------------------ fetch */
 
-dpage *fetch_slow(machine *m, uint32_t pc)
+dpage *fetch_slow(cpu_t *c, uint32_t pc)
 {
-    cpu_t *c = &m->cpu;
+    machine *m = c->m;
     uint64_t pa;
     if (pc & 3) {
-        cpu_address_error(m, pc, false);
+        cpu_address_error(c, pc, false);
         return NULL;
     }
-    uint32_t err = mmu_translate(m, pc, ACC_FETCH, c->mode, &pa, true);
+    uint32_t err = mmu_translate(c, pc, ACC_FETCH, c->mode, &pa, true);
     if (err) {
-        cpu_fetch_fault(m, pc, err);
+        cpu_fetch_fault(c, pc, err);
         return NULL;
     }
     ram_bank *b = bus_ram_bank(m, pa);
     if (!b) {
-        cpu_fetch_fault(m, pc, MMU_READ | MMU_DATA_ILLEGAL);
+        cpu_fetch_fault(c, pc, MMU_READ | MMU_DATA_ILLEGAL);
         return NULL;
     }
     dpage *dp = code_page_get(m, b, (uint32_t)((pa - b->base) >> PAGE_SHIFT));

@@ -33,9 +33,8 @@ enum {
 
 /* ------------------------------------------------------------ TLB caches */
 
-void tlb_flush_all(machine *m)
+static void tlb_clear_cpu(cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
     for (int md = 0; md < 2; md++) {
         for (unsigned i = 0; i < STLB_N; i++) {
             c->dtlb_r[md][i].tag = STLB_INVALID;
@@ -46,7 +45,12 @@ void tlb_flush_all(machine *m)
             c->itlb[md][i].dp = NULL;
         }
     }
-    /* Nothing cached depends on page-table pages any more. */
+    /* The page being executed may be mapped differently now. */
+    c->exit_req = true;
+}
+
+static void pt_clear_marks(machine *m)
+{
     if (m->pt_overflow) {
         for (int i = 0; i < m->nram; i++)
             memset(m->ram[i].ptmap, 0, m->ram[i].npages);
@@ -59,20 +63,39 @@ void tlb_flush_all(machine *m)
         }
     }
     m->pt_count = 0;
-    /* The page being executed may be mapped differently now. */
-    c->exit_req = true;
 }
 
-/* Remove fast write entries that point into one host page. */
+/* A page-table page was written: every CPU's cached translations may be
+ * stale (the hardware TLBs are coherent), and then nothing cached depends
+ * on the marked pages any more. */
+void tlb_flush_all(machine *m)
+{
+    for (int i = 0; i < m->ncpus; i++)
+        tlb_clear_cpu(&m->cpus[i]);
+    pt_clear_marks(m);
+}
+
+/* One CPU's own flush (PTPR, MODE, flush operations).  The marks stay
+ * while other CPUs may hold translations that depend on them. */
+void tlb_flush_cpu(cpu_t *c)
+{
+    tlb_clear_cpu(c);
+    if (c->m->ncpus == 1)
+        pt_clear_marks(c->m);
+}
+
+/* Remove every CPU's fast write entries that point into one host page. */
 void tlb_drop_host_page(machine *m, uint8_t *hpage)
 {
-    cpu_t *c = &m->cpu;
-    for (int md = 0; md < 2; md++)
-        for (unsigned i = 0; i < STLB_N; i++) {
-            stlb_ent *e = &c->dtlb_w[md][i];
-            if (e->tag != STLB_INVALID && e->addend + e->tag == (uintptr_t)hpage)
-                e->tag = STLB_INVALID;
-        }
+    for (int k = 0; k < m->ncpus; k++) {
+        cpu_t *c = &m->cpus[k];
+        for (int md = 0; md < 2; md++)
+            for (unsigned i = 0; i < STLB_N; i++) {
+                stlb_ent *e = &c->dtlb_w[md][i];
+                if (e->tag != STLB_INVALID && e->addend + e->tag == (uintptr_t)hpage)
+                    e->tag = STLB_INVALID;
+            }
+    }
 }
 
 void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx)
@@ -103,10 +126,10 @@ static u32a *pt_word(machine *m, uint64_t pa, bool mark, ram_bank **bank)
 
 static const char acc_char[3] = {'R', 'W', 'X'};
 
-uint32_t mmu_translate(machine *m, uint32_t va, int acc, int user, uint64_t *pa,
+uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
                        bool se)
 {
-    cpu_t *c = &m->cpu;
+    machine *m = c->m;
     bool on = acc == ACC_FETCH ? (c->mmu_mode & 8) : (c->mmu_mode & 4);
     if (!on) {
         uint32_t ext = acc == ACC_FETCH ? c->ipaddr_ext : c->dpaddr_ext;
@@ -171,6 +194,7 @@ uint32_t mmu_translate(machine *m, uint32_t va, int acc, int user, uint64_t *pa,
             *fp = nf;
             uint64_t fpa = fb->base + (uint64_t)((uint8_t *)fp - fb->mem);
             uint32_t pidx = (uint32_t)((fpa - fb->base) >> PAGE_SHIFT);
+            machine_break_ll(m, fpa, 4); /* the walker's flag update is a store */
             if (fb->code[pidx])
                 code_page_store(m, fb, pidx, (uint32_t)(fpa & 0xFFF), 4);
         }
@@ -191,9 +215,8 @@ fail:
 
 /* ------------------------------------------------------------ CP2 registers */
 
-int mmu_cp2_read(machine *m, int reg, uint32_t *val)
+int mmu_cp2_read(cpu_t *c, int reg, uint32_t *val)
 {
-    cpu_t *c = &m->cpu;
     if (c->mode) /* XTN reads are refused in user mode */
         return MMU_READ | MMU_PRIVILEGE;
     switch (reg) {
@@ -214,9 +237,8 @@ int mmu_cp2_read(machine *m, int reg, uint32_t *val)
     return 0;
 }
 
-int mmu_cp2_write(machine *m, int reg, uint32_t val)
+int mmu_cp2_write(cpu_t *c, int reg, uint32_t val)
 {
-    cpu_t *c = &m->cpu;
     if (c->mode) {
         /* user mode (with CU2 set): only cache maintenance and SYNC */
         switch (reg) {
@@ -231,16 +253,16 @@ int mmu_cp2_write(machine *m, int reg, uint32_t val)
     case CP2_PTPR:
         /* flushes non-global entries; we drop everything (never stale) */
         c->ptpr = val;
-        tlb_flush_all(m);
+        tlb_flush_cpu(c);
         break;
     case CP2_MODE:
         c->mmu_mode = val & 0xF;
-        tlb_flush_all(m);
+        tlb_flush_cpu(c);
         break;
     case CP2_DCACHE_FLUSH: /* also resets both TLBs */
     case CP2_ITLB_INVAL:
     case CP2_DTLB_INVAL:
-        tlb_flush_all(m);
+        tlb_flush_cpu(c);
         break;
     case CP2_ICACHE_FLUSH: case CP2_ICACHE_INVAL: case CP2_DCACHE_INVAL:
     case CP2_ICACHE_PREFETCH: case CP2_DCACHE_PREFETCH: case CP2_SYNC:
@@ -254,27 +276,26 @@ int mmu_cp2_write(machine *m, int reg, uint32_t val)
         break;
     case CP2_DATA_PADDR_EXT:
         c->dpaddr_ext = val & 0xFF;
-        tlb_flush_all(m);
+        tlb_flush_cpu(c);
         break;
     case CP2_INST_PADDR_EXT:
         c->ipaddr_ext = val & 0xFF;
-        tlb_flush_all(m);
+        tlb_flush_cpu(c);
         break;
     default:
         return MMU_UNDEF_XTN;
     }
-    if (TRACE_ON(m, TEMU_TRACE_MMU))
-        trace_printf(m, "mmu: cp2 write $%d = 0x%08x\n", reg, val);
+    if (TRACE_ON(c->m, TEMU_TRACE_MMU))
+        trace_printf(c->m, "mmu: cp2 write $%d = 0x%08x\n", reg, val);
     return 0;
 }
 
-void mmu_reset(machine *m)
+void mmu_reset(cpu_t *c)
 {
-    cpu_t *c = &m->cpu;
     c->ptpr = 0;
     c->mmu_mode = 0x3; /* caches on, TLBs off */
     c->ietr = c->detr = c->ibvar = c->dbvar = 0;
     c->word_lo = c->word_hi = 0;
     c->dpaddr_ext = c->ipaddr_ext = 0;
-    tlb_flush_all(m);
+    tlb_flush_cpu(c);
 }

@@ -256,7 +256,33 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         if (is_cpu) {
             if (cpu_node < 0)
                 cpu_node = off;
-            p->ncpus++;
+            if (p->ncpus >= MAX_CPUS) {
+                errf(err, errlen, "%s: more than %d CPUs described (the XICU has 4 outputs "
+                     "per CPU and at most 32)", name, MAX_CPUS);
+                return -1;
+            }
+            /* reg = the hardware CPU id (EBase.CPUNum); the last cell of it */
+            const fdt32_t *r = fdt_getprop(fdt, off, "reg", &plen);
+            uint32_t id = (uint32_t)p->ncpus;
+            if (r) {
+                if (plen < 4 || plen % 4) {
+                    errf(err, errlen, "%s: cpu node %s has a malformed 'reg'", name,
+                         fdt_get_name(fdt, off, NULL));
+                    return -1;
+                }
+                id = fdt32_to_cpu(r[plen / 4 - 1]);
+            }
+            if (id > 0x3FF) {
+                errf(err, errlen, "%s: cpu node %s: id %u does not fit EBase.CPUNum", name,
+                     fdt_get_name(fdt, off, NULL), id);
+                return -1;
+            }
+            for (int i = 0; i < p->ncpus; i++)
+                if (p->cpu_id[i] == id) {
+                    errf(err, errlen, "%s: two cpu nodes have the id %u", name, id);
+                    return -1;
+                }
+            p->cpu_id[p->ncpus++] = id;
             continue;
         }
         if (is_mem) {
@@ -300,6 +326,23 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         dev_desc *d = &p->dev[p->ndev];
         memset(d, 0, sizeof *d);
         d->type = type;
+        if (type == DEV_XICU) {
+            static const char *const cnt[3] = {"soclib,pti-count", "soclib,hwi-count",
+                                               "soclib,wti-count"};
+            int *dst[3] = {&p->xicu_pti, &p->xicu_hwi, &p->xicu_wti};
+            for (int i = 0; i < 3; i++) {
+                const fdt32_t *v = fdt_getprop(fdt, off, cnt[i], &plen);
+                if (!v)
+                    continue;
+                uint32_t n = plen == 4 ? fdt32_to_cpu(v[0]) : 0;
+                if (plen != 4 || n == 0 || n > XICU_MAX) {
+                    errf(err, errlen, "%s: node %s: bad '%s' (must be one cell, 1..%d)",
+                         name, fdt_get_name(fdt, off, NULL), cnt[i], XICU_MAX);
+                    return -1;
+                }
+                *dst[i] = (int)n;
+            }
+        }
         if (get_reg(fdt, off, 0, &d->base, &d->size, err, errlen, name) != 0) {
             if (err && errlen && !err[0])
                 errf(err, errlen, "%s: node %s has an empty 'reg'", name,

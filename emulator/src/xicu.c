@@ -201,12 +201,14 @@ xicu_t *xicu_create(machine *m, const dev_desc *d)
     if (!x)
         return NULL;
     x->m = m;
-    /* linux_monocluster with one CPU: 1 PTI, 3 HWI, 1 WTI, 4 outputs; more
-     * HWIs if the device tree wires devices beyond index 2. */
-    x->n_pti = 1;
-    x->n_wti = 1;
-    x->n_out = 4;
-    x->n_hwi = 3;
+    /* linux_monocluster: one PTI and one WTI per CPU, 3 HWI, 4 outputs per
+     * CPU (reference 3.2), unless the device tree gives the counts; more
+     * HWIs if the device tree wires devices beyond the count. */
+    unsigned n = (unsigned)m->ncpus;
+    x->n_pti = m->plat.xicu_pti ? (unsigned)m->plat.xicu_pti : n;
+    x->n_wti = m->plat.xicu_wti ? (unsigned)m->plat.xicu_wti : n;
+    x->n_hwi = m->plat.xicu_hwi ? (unsigned)m->plat.xicu_hwi : 3;
+    x->n_out = 4 * n;
     for (int i = 0; i < m->plat.ndev; i++)
         for (int j = 0; j < m->plat.dev[i].nirq; j++) {
             int h = m->plat.dev[i].irq[j];

@@ -20,6 +20,8 @@ boot_cp:    .space 16 * 4        /* CP0/CP2 reset values (0x1080) */
     .section .text.start, "ax"
     .globl _start
 _start:
+    /* Every CPU starts here (reference 5) with the same registers, so all
+     * of them may store them; EBase.CPUNum then tells them apart. */
     sw      $1, 0x1004($0)
     sw      $2, 0x1008($0)
     sw      $3, 0x100c($0)
@@ -163,6 +165,10 @@ exc_common:
     nop
 
 start2:
+    mfc0    $k0, $15, 1
+    andi    $k0, $k0, 0xFFF
+    bnez    $k0, secondary_start
+    nop
     /* reset-time CP0/CP2 values, before we change anything */
     mfc0    $t0, $12, 0             /* Status */
     sw      $t0, 0x1080($0)
@@ -201,12 +207,42 @@ start2:
     sw      $0, 0($t0)
     b       1b
     addiu   $t0, $t0, 4
-2:  jal     main
+2:  la      $t0, smp_go             /* release the secondary CPUs */
+    li      $t1, 1
+    sw      $t1, 0($t0)
+    jal     main
     nop
     /* exit with main's return value */
     li      $t0, SIMHELPER_BASE
     sw      $v0, SIM_END_WITH_RETVAL($t0)
 3:  b       3b
+    nop
+
+    /* Secondary CPUs (id in $k0): own stack, same vector page, kernel mode
+     * with interrupts off, then secondary_main(id, a1, reset EBase, reset
+     * Status) (lib.c has a weak
+     * default that sleeps); they never reach main().  Tests that use them
+     * handle no exceptions on them: the exception frame is CPU 0's. */
+secondary_start:
+    /* spin (no stack yet) until CPU 0 has cleared .bss */
+    la      $t0, smp_go
+5:  lw      $t1, 0($t0)
+    beqz    $t1, 5b
+    nop
+    mfc0    $a2, $15, 1             /* reset EBase and Status for the tests */
+    mfc0    $a3, $12, 0
+    la      $t0, _start
+    mtc0    $t0, $15, 1
+    mtc0    $0, $12, 0
+    ehb
+    la      $sp, sec_stacks
+    sll     $t0, $k0, 12
+    addu    $sp, $sp, $t0           /* top of stack id - 1 (4 KiB each) */
+    move    $a0, $k0
+    jal     secondary_main
+    nop
+4:  wait
+    b       4b
     nop
 
     /* void run_user_asm(void (*fn)(void), uint32_t status): eret into fn */
@@ -249,8 +285,15 @@ user_return:
     jr      $ra
     nop
 
+    .data
+    .align 2
+    .globl smp_go
+smp_go:     .word 0
+
     .bss
     .align 4
+    .space  4096 * 8                /* secondary stacks, ids 1..8 */
+sec_stacks:
     .globl iv_hits, bev_hits
 iv_hits:    .space 4
 bev_hits:   .space 4

@@ -122,3 +122,11 @@ void exc_default_resume(uint32_t cause)
         MTC0(14, 0, exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
     }
 }
+
+/* Secondary CPUs (crt0) end up here unless the test provides its own. */
+__attribute__((weak)) void secondary_main(uint32_t id)
+{
+    (void)id;
+    for (;;)
+        __asm__ volatile("wait");
+}
