@@ -11,7 +11,10 @@
 #   KSRC       the pristine kernel tree (build/linux-source-6.1; never modified)
 set -eu
 
-QOUT=$1 MOUT=$2 KSRC=$3 JOBS=${4:-2}
+JOBS=${4:-2}
+mkdir -p "$2"
+# Absolute paths: make -C changes directory before reading O=.
+QOUT=$(cd "$1" && pwd) MOUT=$(cd "$2" && pwd) KSRC=$(cd "$3" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CROSS=mipsel-linux-gnu-
 PY=${PYTHON:-/usr/bin/python3}
