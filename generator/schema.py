@@ -392,6 +392,16 @@ PLATFORM = Map(doc="the board", fields={
         "size": Size(doc="size in bytes", min=1),
     })),
     "devices": List(doc="memory-mapped devices", item=DEVICE, default=[]),
+    "qemu": Map(doc="the QEMU machine this board is (make run boots it there instead of "
+                    "portkit's emulator); the binary (qemu-system-mips/mipsel) and -m follow "
+                    "from isa.endianness and platform.memory", required=False, fields={
+        "machine": Str(doc="-M machine", pattern=r"[a-z0-9][a-z0-9_.-]*",
+                       pattern_doc="a QEMU machine name"),
+        "cpu": Str(doc="-cpu model", pattern=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+                   pattern_doc="a QEMU CPU model"),
+        "args": List(doc="further QEMU options", item=Str(pattern=FLAG, pattern_doc=FLAG_DOC),
+                     default=[]),
+    }),
 })
 
 BOOT = Map(doc="boot protocol", fields={

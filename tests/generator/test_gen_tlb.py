@@ -7,7 +7,10 @@ arch-spec.yaml), edited one fact at a time.
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -202,3 +205,28 @@ def test_generic_compatibles(qspec):
     qspec.edit('compatible: ["ns16550a"]', 'compatible: ["ns16550x"]')
     e = only(qspec.errors())
     assert "platform.devices[1].compatible[0]" in e and "'vendor,model'" in e
+
+
+# --- the real sister spec: --status ---------------------------------------------
+
+def test_status_lists_every_responsibility_and_shared_lines():
+    """Every responsibility of qmips is provided (no stub), and --status says
+    how many source lines it shares with TSAR, by layer."""
+    p = subprocess.run([sys.executable, str(ROOT / "generate.py"), "--status",
+                        "specs/qmips.yaml"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "11 of 11 needed responsibilities ported, 0 stubs" in p.stdout
+    assert "STUB" not in p.stdout
+    for resp, layer in (("TLB/MMU fault handling", "mmu-r4k"), ("syscall entry", "mips32"),
+                        ("irqchip", "qmips"), ("power-off", "qmips")):
+        assert re.search(rf"^\s+{re.escape(resp)}\s+overrides/{layer}\b", p.stdout, re.M), p.stdout
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in
+            re.finditer(r"^  (templates|overrides/\S+)\s+(\d+)\s+(\d+)$", p.stdout, re.M)}
+    assert set(rows) == {"templates", "overrides/mips32", "overrides/mmu-r4k",
+                         "overrides/qmips"}, p.stdout
+    assert rows["overrides/mips32"][1] == 0 and rows["overrides/mips32"][0] > 1000
+    assert rows["overrides/mmu-r4k"][0] == 0 and rows["overrides/mmu-r4k"][1] > 0
+    assert rows["overrides/qmips"][0] == 0 and rows["overrides/qmips"][1] > 0
+    m = re.search(r"^  shared with tsar\s+(\d+) lines", p.stdout, re.M)
+    assert m and int(m.group(1)) == sum(r[0] for r in rows.values()), p.stdout

@@ -17,6 +17,12 @@
 #include <linux/uio.h>
 #include <asm/ptrace.h>
 
+/* The arch's own UAPI names are AUDIT_ARCH_<ARCH> and NT_<ARCH>_TLS. */
+#if !defined(AUDIT_ARCH_TSAR) && defined(AUDIT_ARCH_QMIPS)
+#define AUDIT_ARCH_TSAR		AUDIT_ARCH_QMIPS
+#define NT_TSAR_TLS		NT_QMIPS_TLS
+#endif
+
 #ifndef PTRACE_GET_SYSCALL_INFO
 #define PTRACE_GET_SYSCALL_INFO	0x420e
 #endif

@@ -18,6 +18,11 @@
 
 #include <asm/semihosting.h>
 
+static void uhi_power_off(void)
+{
+	uhi_exit(0);
+}
+
 void machine_power_off(void)
 {
 	do_kernel_power_off();
@@ -52,9 +57,11 @@ static struct notifier_block qmips_panic_nb = {
 	.priority	= INT_MIN,
 };
 
-static int __init qmips_panic_init(void)
+static int __init qmips_reset_init(void)
 {
+	/* The kernel powers off (rather than halts) only with a handler. */
+	pm_power_off = uhi_power_off;
 	atomic_notifier_chain_register(&panic_notifier_list, &qmips_panic_nb);
 	return 0;
 }
-early_initcall(qmips_panic_init);
+early_initcall(qmips_reset_init);

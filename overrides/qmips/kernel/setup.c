@@ -6,6 +6,7 @@
  * page tables.
  */
 
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/memblock.h>
 #include <linux/of.h>

@@ -21,7 +21,7 @@
  * succeed.
  */
 	.macro	mmu_eret_prepare
-	mtc2	zero, MMU_LL_RESET
+	mtc2	$0, MMU_LL_RESET
 	.endm
 
 /* At EBase + 0: the walker refills its TLBs itself, no refill vector. */
