@@ -8,7 +8,7 @@
  * long-lived process whose private pages must survive every generation.
  *
  * One line per check: "tlb: <check>: <values>: ok|FAIL"; the ASID
- * statistics come from /debug/r4k_tlb (debugfs, mounted by /init) and a
+ * statistics come from /debug/r4k_tlb (debugfs, mounted here) and a
  * TLB-miss cost figure ("tlb: miss-cost: ...") is printed for the report.
  * Exit status 0 when every check passed.
  */
@@ -101,8 +101,9 @@ static void many_pages(void)
  */
 static volatile int got_sig, got_code, nfaults;
 static volatile unsigned long got_addr;
-static int repair_prot;
-static int repair_remap;
+/* Shared with the handler: volatile, or the compiler drops the stores. */
+static volatile int repair_prot;
+static volatile int repair_remap;
 
 static void repair(int sig, siginfo_t *si, void *uc)
 {
@@ -375,6 +376,9 @@ static void miss_cost(void)
 
 int main(void)
 {
+	/* /init mounts debugfs only for its crash tests. */
+	mkdir("/debug", 0700);
+	mount("debugfs", "/debug", "debugfs", 0, NULL);
 	printf("tlb: start (%ld entries, %ld ASIDs per generation)\n",
 	       tlb_stat("entries"), tlb_stat("asids_per_generation"));
 	catch_fault_init();

@@ -283,13 +283,19 @@ void __init tlb_init(void)
 	init_mm.context.asid = asid_cache;
 	pgd_current = (unsigned long)swapper_pg_dir;
 	if (mmu_size != TLB_ENTRIES)
-		pr_warn("TLB: Config1 says %u entries, the spec %u: using %u\n",
-			mmu_size, TLB_ENTRIES, min_t(unsigned int, mmu_size,
-						     TLB_ENTRIES));
+		pr_warn("TLB: Config1 says %u entries, the spec %u\n",
+			mmu_size, TLB_ENTRIES);
+}
+
+/* After the command line: r4k_asid_bits= may have narrowed the ASIDs. */
+static int __init tlb_report(void)
+{
 	pr_info("TLB: %u entries, %u-bit ASIDs (%lu in use), refill handler %u bytes\n",
 		TLB_ENTRIES, ASID_BITS, asid_mask + 1,
 		(unsigned int)(tlb_refill_end - tlb_refill));
+	return 0;
 }
+early_initcall(tlb_report);
 
 #ifdef CONFIG_DEBUG_FS
 static int tlb_stats_show(struct seq_file *m, void *v)
