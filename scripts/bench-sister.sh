@@ -27,7 +27,7 @@ make -s -C "$KSRC" O="$MOUT" ARCH=mips headers_install INSTALL_HDR_PATH="$MOUT/s
 cp "$KSRC"/tools/include/nolibc/*.h "$MOUT/userland/include/"
 CFLAGS="-Os -static -nostdlib -fno-pie -no-pie -EL -march=mips32r2 -msoft-float \
  -fno-asynchronous-unwind-tables -fno-ident -fno-stack-protector -ffreestanding \
- -fno-builtin -w -I$MOUT/userland/include -I$MOUT/sysroot/include -I$TOP/userland/include"
+ -fno-builtin -w -DPORTKIT_STOCK_MIPS -DPORTKIT_KERNEL_WINDOWS -I$MOUT/userland/include -I$MOUT/sysroot/include -I$TOP/userland/include"
 ${CROSS}gcc $CFLAGS -o "$MOUT/userland/init" "$TOP/userland/init.c" -lgcc
 ${CROSS}gcc $CFLAGS -D_LIBC_LIMITS_H_ -include nolibc.h -o "$MOUT/userland/nolibc-test" \
 	"$KSRC/tools/testing/selftests/nolibc/nolibc-test.c" -lgcc
