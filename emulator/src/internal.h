@@ -298,6 +298,8 @@ typedef struct machine {
     cpu_t *cur;            /* CPU executing now (NULL between runs) */
     cpu_t *dbg;            /* CPU the state-access API works on */
     uint64_t now;          /* shared time base for devices (monotonic) */
+    uint32_t irq_outs;     /* XICU outputs last copied into the CPUs' Cause */
+    bool irq_outs_valid;
     temu_config cfg;
     temu_host host;
     platform plat;
