@@ -126,8 +126,9 @@ userland: kconfig
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
 #
 # The test modules (userland/modules/) are built out of tree against that
-# vmlinux, then go into the initramfs through a second list,
-# modules.list; vmlinux is relinked when that list changes (cheap).
+# vmlinux and, with the kernel's own modules (a variant's =m self-tests),
+# go into the initramfs through a second list, modules.list; vmlinux is
+# relinked when that list changes (cheap).
 MODSRC    := $(TOP)/userland/modules
 
 kernel: userland
@@ -143,7 +144,7 @@ kernel: userland
 		mkdir -p $(KOUT)/extmod && cp -u $(MODSRC)/Kbuild $(MODSRC)/*.c $(KOUT)/extmod/ && \
 		$(KMAKE) modules && \
 		$(KMAKE) M=$(KOUT)/extmod modules && \
-		scripts/modules-list.sh $(KOUT)/extmod > $(KOUT)/modules.list.new && \
+		scripts/modules-list.sh $(KOUT)/extmod $(KOUT) > $(KOUT)/modules.list.new && \
 		if cmp -s $(KOUT)/modules.list.new $(KOUT)/modules.list; then \
 			rm $(KOUT)/modules.list.new; \
 		else \

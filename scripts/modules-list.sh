@@ -1,6 +1,8 @@
 #!/bin/sh
-# The initramfs list of the test modules built in DIR: /lib/modules/*.ko.
-# Usage: scripts/modules-list.sh DIR
+# The initramfs list of the test modules built in DIR, and of the kernel's
+# own modules listed in KOUT/modules.order if KOUT is given:
+# /lib/modules/*.ko.
+# Usage: scripts/modules-list.sh DIR [KOUT]
 set -eu
 dir=$(cd "$1" && pwd)
 echo 'dir /lib 0755 0 0'
@@ -9,3 +11,12 @@ for ko in "$dir"/*.ko; do
 	[ -e "$ko" ] || continue
 	echo "file /lib/modules/$(basename "$ko") $ko 0644 0 0"
 done
+if [ $# -ge 2 ] && [ -f "$2/modules.order" ]; then
+	kout=$(cd "$2" && pwd)
+	# Entries are paths of .ko (or .o) files relative to the build tree.
+	sed -e 's/\.o$/.ko/' -e 's|^kernel/||' "$kout/modules.order" |
+	while read -r ko; do
+		[ -e "$kout/$ko" ] || continue
+		echo "file /lib/modules/$(basename "$ko") $kout/$ko 0644 0 0"
+	done
+fi
