@@ -4,6 +4,7 @@
 #   make run            the main job (generate, build kernel + emulator, boot)
 #   make test           every test
 #   make bench          emulator benchmark and guest figures (not pass/fail)
+#   make bench-sister   qmips on QEMU mipssim next to stock arch/mips on Malta
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
 #                       (build output in build/<spec>-<name>/)
@@ -52,12 +53,12 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	kernel emulator run test bench clean distclean help
+	kernel emulator run test bench bench-sister clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,10p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -113,19 +114,21 @@ kconfig: kernel-tree
 CROSS_LIST     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) isa.cross_compile)
 CROSS_COMPILE ?= $(firstword $(foreach p,$(CROSS_LIST),$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
 SYSCALL_ERRORS = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) abi.syscall.error_convention)
+MMU_WALKER     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) mmu.walker)
 
 # UAPI headers and the userland (nolibc) built against them: the initramfs.
 userland: kconfig
 	$(KMAKE) headers_install INSTALL_HDR_PATH=$(KOUT)/sysroot
 	$(MAKE) -C userland OUT=$(KOUT)/userland SYSROOT=$(KOUT)/sysroot \
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
-		SYSCALL_ERRORS=$(SYSCALL_ERRORS)
+		SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
 #
 # The test modules (userland/modules/) are built out of tree against that
-# vmlinux, then go into the initramfs through a second list,
-# modules.list; vmlinux is relinked when that list changes (cheap).
+# vmlinux and, with the kernel's own modules (a variant's =m self-tests),
+# go into the initramfs through a second list, modules.list; vmlinux is
+# relinked when that list changes (cheap).
 MODSRC    := $(TOP)/userland/modules
 
 kernel: userland
@@ -161,11 +164,20 @@ emulator:
 
 BOOT_TIMEOUT ?= 300
 
-# The main job: boot the kernel to /init in the emulator; the guest's
-# power-off status is the exit status.
-run: kernel emulator
+# The main job: boot the kernel to /init in the emulator, or in QEMU when
+# the spec names a QEMU machine (platform.qemu; APPEND="..." sets the
+# kernel command line there); the guest's power-off status is the exit status.
+QEMU_RUN   = $(shell $(PYTHON) scripts/qemu-cmd.py $(SPEC) $(KOUT)/vmlinux $(APPEND))
+QEMU_MACHINE = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.qemu.machine 2>/dev/null)
+
+run: kernel $(if $(QEMU_MACHINE),,emulator)
+ifneq ($(QEMU_MACHINE),)
+	@echo "  BOOT    $(KOUT)/vmlinux in QEMU"
+	timeout $(BOOT_TIMEOUT) $(QEMU_RUN)
+else
 	@echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"
 	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(KOUT)/vmlinux
+endif
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator
@@ -179,6 +191,14 @@ bench: emulator kernel
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
 	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux
+
+# The sister architecture next to stock arch/mips (issue 9): qmips on QEMU
+# mipssim and a malta_defconfig kernel (built here, in build/malta) on QEMU
+# Malta, both 24Kc with 128 MiB: boot time to /init, vmlinux sizes,
+# nolibc-test (scripts/bench-sister.sh). Figures, not a test.
+bench-sister:
+	$(MAKE) --no-print-directory kernel SPEC=specs/qmips.yaml JOBS=$(JOBS)
+	scripts/bench-sister.sh $(BUILD)/qmips $(BUILD)/malta $(KSRC0) $(JOBS)
 
 clean:
 	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator $(BUILD)/ktree

@@ -193,6 +193,8 @@ def ppn_fields_fit(d, report):
     levels = m["levels"]
     for key, lvl in (("pte1_ppn", levels[0]), ("ptd1_ptpn", levels[0]), ("pte2_ppn", levels[1])):
         f = m[key]
+        if f is None:
+            continue
         if f["lsb"] + f["width"] > 32:
             report(f"mmu.{key}.width", f"bits {f['lsb']}..{f['lsb'] + f['width'] - 1} exceed "
                    "the 32-bit word\nwhy: each field must fit in one 32-bit word of the entry")
@@ -212,7 +214,7 @@ def _overlapping_flags(d, field: dict[str, int], keep=lambda name, b: True) -> l
 @rule
 def pte1_ppn_clear_of_flags(d, report):
     f = d["mmu"]["pte1_ppn"]
-    if f["word"] != 0:
+    if f is None or f["word"] != 0:
         return
     hits = _overlapping_flags(d, f, lambda name, b: b["pte1"])
     if hits:
@@ -227,7 +229,7 @@ def pte1_ppn_clear_of_flags(d, report):
 @rule
 def pte2_ppn_clear_of_flags(d, report):
     f = d["mmu"]["pte2_ppn"]
-    if f["word"] != 0:
+    if f is None or f["word"] != 0:
         return  # PPN in its own word (the usual case): nothing to collide with
     hits = _overlapping_flags(d, f)
     if hits:
@@ -241,7 +243,7 @@ def ptd1_ptpn_clear_of_v_t(d, report):
     # The PTPN may cover flag bits: in a PTD only V (present) and T (ptd) are
     # looked at by the walker. Those two must stay outside it.
     f = d["mmu"]["ptd1_ptpn"]
-    if f["word"] != 0:
+    if f is None or f["word"] != 0:
         return
     hits = _overlapping_flags(d, f, lambda name, b: name in ("present", "ptd"))
     if hits:
@@ -258,7 +260,7 @@ def ppn_fields_cover_phys(d, report):
     for key, size, what in (("pte1_ppn", m["big_page_size"], "big page"),
                             ("ptd1_ptpn", m["page_size"], "page (second-level table)"),
                             ("pte2_ppn", m["page_size"], "page")):
-        if not is_pow2(size):
+        if not is_pow2(size) or m[key] is None:
             continue
         reach = m[key]["width"] + log2(size)
         if reach < pab:
@@ -282,6 +284,8 @@ def virtual_addresses_fit(d, report):
 @rule
 def page_offset_aligned(d, report):
     po, bps = d["layout"]["page_offset"], d["mmu"]["big_page_size"]
+    if d["layout"]["windows"]:
+        return  # lowmem is an unmapped window (window_rules check it)
     if is_pow2(bps) and po % bps:
         report("layout.page_offset", f"PAGE_OFFSET {h(po)} is not aligned to big_page_size "
                f"({size_str(bps)})\n"
@@ -310,7 +314,7 @@ def phys_offset_is_bank_base(d, report):
         report("layout.phys_offset", f"PHYS_OFFSET {h(po)} is not the base of a RAM bank "
                f"(bank bases: {', '.join(h(b) for b in bases)})\n"
                "why: PAGE_OFFSET maps PHYS_OFFSET, the first byte of lowmem RAM")
-    if is_pow2(bps) and po % bps:
+    if is_pow2(bps) and po % bps and not d["layout"]["windows"]:
         report("layout.phys_offset", f"PHYS_OFFSET {h(po)} is not aligned to big_page_size "
                f"({size_str(bps)})\n"
                "why: the linear mapping is built from big pages")
@@ -330,7 +334,7 @@ def kernel_phys_start_in_ram(d, report):
 @rule
 def ram_banks_aligned(d, report):
     bps = d["mmu"]["big_page_size"]
-    if not is_pow2(bps):
+    if not is_pow2(bps) or d["layout"]["windows"]:
         return
     for i, b in enumerate(d["platform"]["memory"]):
         if b is None:
@@ -345,6 +349,8 @@ def ram_banks_aligned(d, report):
 @rule
 def lowmem_fits(d, report):
     lay = d["layout"]
+    if lay["windows"]:
+        return  # window_rules: lowmem must fit in the unmapped cached window
     lowmem = sum(b["size"] for b in _banks(d) if b["base"] >= lay["phys_offset"])
     room = lay["fixmap_top"] - lay["vmalloc_min_size"] - lay["vmalloc_offset"] - lay["page_offset"]
     if lowmem > room:
@@ -365,7 +371,7 @@ def _regions(d):
         if b is not None:
             out.append((f"RAM bank {i}", f"platform.memory[{i}]", b["base"], b["size"]))
     for i, dev in enumerate(d["platform"]["devices"]):
-        if dev is not None:
+        if dev is not None and dev["base"] is not None and dev["size"] is not None:
             out.append((f"device '{dev['name']}'", f"platform.devices[{i}]", dev["base"], dev["size"]))
     return out
 
@@ -568,3 +574,247 @@ def cpu_irq_line_exists(d, report):
             report(f"platform.devices[{i}].cpu_irq_line",
                    f"CPU interrupt line {dev['cpu_irq_line']} does not exist: "
                    f"isa.cp0.hw_irq_lines is {cp0['hw_irq_lines']}")
+
+
+# --- Devices without a bus address ---------------------------------------------
+
+@rule
+def device_base_and_size(d, report):
+    for i, dev in enumerate(d["platform"]["devices"]):
+        if dev is None:
+            continue
+        if (dev["base"] is None) != (dev["size"] is None):
+            have, missing = ("base", "size") if dev["size"] is None else ("size", "base")
+            report(f"platform.devices[{i}].{missing}", f"missing key '{missing}': device "
+                   f"'{dev['name']}' states {have} but not {missing}\nwhy: a register window "
+                   "needs both; a device without either is CPU-local (no reg property)")
+        elif dev["base"] is None and not dev["interrupt_controller"]:
+            report(f"platform.devices[{i}]", f"device '{dev['name']}' has no base: only the "
+                   "CPU's own interrupt controller may be CPU-local\nwhy: a driver needs a "
+                   "register window to reach anything else")
+
+
+# --- Software-refilled TLB -------------------------------------------------------
+
+def _walker(d) -> str:
+    return d["mmu"]["walker"]
+
+
+@rule
+def walker_needs_its_keys(d, report):
+    m, lay = d["mmu"], d["layout"]
+    if _walker(d) == "hardware":
+        for key in ("pte1_ppn", "ptd1_ptpn", "pte2_ppn"):
+            if m[key] is None:
+                report("mmu", f"missing mmu.{key}: a hardware walker reads the page tables "
+                       "itself, so the spec must give its entry formats")
+        if m["tlb"] is not None:
+            report("mmu.tlb", "mmu.tlb describes a software-refilled TLB, but mmu.walker is "
+                   "hardware\nfix: drop mmu.tlb, or set mmu.walker: software")
+    else:
+        if m["tlb"] is None:
+            report("mmu.walker", "mmu.walker: software needs mmu.tlb (entries, EntryHi/EntryLo/"
+                   "PageMask/Index/Random/Context layouts, refill vector)\nwhy: the refill "
+                   "handler and the TLB code are generated against them")
+        if lay["windows"] is None:
+            report("mmu.walker", "mmu.walker: software needs layout.windows (the unmapped "
+                   "cached window holding lowmem, the mapped kernel window for vmalloc)\n"
+                   "why: with a software TLB the kernel's own memory must be reachable "
+                   "without TLB entries")
+        for key in ("pte1_ppn", "ptd1_ptpn", "pte2_ppn"):
+            if m[key] is not None:
+                report(f"mmu.{key}", f"mmu.{key} is a hardware-walker entry format; with "
+                       "mmu.walker: software the PTE layout is pte_bits plus mmu.tlb.entrylo\n"
+                       "fix: remove it")
+
+
+def _width_for(n: int) -> int:
+    return max(1, (n - 1).bit_length())
+
+
+@rule
+def tlb_fields(d, report):
+    m = d["mmu"]
+    t = m["tlb"]
+    if t is None:
+        return
+    regs = ("entryhi", "entrylo", "pagemask", "index", "random", "context")
+    for reg in regs:
+        for name, f in (t[reg] or {}).items():
+            if f is not None and f["lsb"] + f["width"] > 32:
+                report(f"mmu.tlb.{reg}.{name}", f"bits {f['lsb']}..{f['lsb'] + f['width'] - 1} "
+                       "exceed the 32-bit register")
+    page_shift = log2(m["page_size"]) if is_pow2(m["page_size"]) else None
+    vpn2 = t["entryhi"]["vpn2"]
+    if page_shift is not None and vpn2["lsb"] != page_shift + 1:
+        report("mmu.tlb.entryhi.vpn2.lsb", f"VPN2 starts at bit {vpn2['lsb']}, but one TLB entry "
+               f"maps an even/odd pair of {size_str(m['page_size'])} pages, so VPN2 must start "
+               f"at PAGE_SHIFT + 1 = {page_shift + 1}")
+    if vpn2["lsb"] + vpn2["width"] != d["isa"]["word_bits"]:
+        report("mmu.tlb.entryhi.vpn2.width", f"VPN2 bits {vpn2['lsb']}..{vpn2['lsb'] + vpn2['width'] - 1} "
+               f"do not reach the top of the {d['isa']['word_bits']}-bit virtual address")
+    asid = t["entryhi"]["asid"]
+    if asid["lsb"] + asid["width"] > vpn2["lsb"]:
+        report("mmu.tlb.entryhi.asid", "the ASID field overlaps VPN2")
+    n = t["entries"]
+    for reg, name in (("index", "index"), ("random", "random")):
+        f = t[reg][name]
+        if (1 << f["width"]) < n:
+            report(f"mmu.tlb.{reg}.{name}.width", f"{f['width']} bits cannot hold entry numbers "
+                   f"0..{n - 1} ({_width_for(n)} bits needed for {n} entries)")
+    badvpn2 = t["context"]["badvpn2"]
+    if badvpn2["width"] != vpn2["width"]:
+        report("mmu.tlb.context.badvpn2.width", f"Context.BadVPN2 is {badvpn2['width']} bits, "
+               f"EntryHi.VPN2 {vpn2['width']}\nwhy: both hold the same virtual page pair number")
+    pfn = t["entrylo"]["pfn"]
+    if page_shift is not None and pfn["width"] + page_shift < m["phys_addr_bits"]:
+        report("mmu.tlb.entrylo.pfn.width", f"{pfn['width']} bits of PFN reach only "
+               f"2^{pfn['width'] + page_shift} bytes, but phys_addr_bits is {m['phys_addr_bits']}")
+    lo = t["entrylo"]
+    for a in ("c", "d", "v", "g", "pfn"):
+        for b in ("c", "d", "v", "g", "pfn"):
+            if a < b and set(_field_bits(lo[a])) & set(_field_bits(lo[b])):
+                report(f"mmu.tlb.entrylo.{b}", f"EntryLo fields '{a}' and '{b}' overlap")
+    for key in ("cached", "uncached"):
+        v = t["cache_attrs"][key]
+        if v >= 1 << lo["c"]["width"]:
+            report(f"mmu.tlb.cache_attrs.{key}", f"{v} does not fit the {lo['c']['width']}-bit "
+                   "EntryLo.C field")
+    off = t["refill_vector_offset"]
+    gv = (d["isa"]["cp0"] or {}).get("general_vector_offset")
+    if off % 0x80:
+        report("mmu.tlb.refill_vector_offset", f"{h(off)} is not a multiple of 0x80\n"
+               "why: MIPS exception vectors sit on 128-byte slots of the vector page")
+    if gv is not None and off >= gv:
+        report("mmu.tlb.refill_vector_offset", f"the refill vector {h(off)} must come before "
+               f"the general exception vector ({h(gv)})\nwhy: the refill handler is placed "
+               "at the start of the vector page and must end before the general vector")
+
+
+@rule
+def tlb_pte_layout(d, report):
+    """Hardware bits of a software-walked PTE sit at their EntryLo position << shift."""
+    m = d["mmu"]
+    t = m["tlb"]
+    if t is None or not is_pow2(m["page_size"]):
+        return
+    page_shift = log2(m["page_size"])
+    lo = t["entrylo"]
+    shift = page_shift - lo["pfn"]["lsb"]
+    if shift < 0:
+        report("mmu.tlb.entrylo.pfn.lsb", f"EntryLo.PFN starts at bit {lo['pfn']['lsb']}, above "
+               f"PAGE_SHIFT ({page_shift}): a PTE cannot be turned into EntryLo by a right shift")
+        return
+    hw_field = {"G": "g", "V": "v", "D": "d"}
+    seen = set()
+    for name, b in m["pte_bits"].items():
+        if b is None:
+            continue
+        if b["bit"] >= page_shift:
+            report(f"mmu.pte_bits.{name}.bit", f"bit {b['bit']} lies in the page frame "
+                   f"(bits {page_shift}..31 of a PTE hold the physical page address)")
+        c_bits = [bit + shift for bit in _field_bits(lo["c"])]
+        if b["bit"] in c_bits:
+            report(f"mmu.pte_bits.{name}.bit", f"bit {b['bit']} is in the cache attribute "
+                   f"field (PTE bits {c_bits[0]}..{c_bits[-1]} = EntryLo.C << {shift})")
+        if b["hw"]:
+            field = hw_field.get(b["hw"])
+            if field is None:
+                report(f"mmu.pte_bits.{name}.hw", f"'{b['hw']}' is not an EntryLo bit; with a "
+                       "software-refilled TLB the hardware bits are G, V and D")
+                continue
+            seen.add(b["hw"])
+            want = lo[field]["lsb"] + shift
+            if b["bit"] != want:
+                report(f"mmu.pte_bits.{name}.bit", f"hardware bit {b['hw']} is at PTE bit "
+                       f"{b['bit']}, but EntryLo.{b['hw']} (bit {lo[field]['lsb']}) << "
+                       f"(PAGE_SHIFT - EntryLo.PFN lsb = {shift}) is bit {want}\nwhy: the "
+                       "refill handler writes EntryLo = pte >> "
+                       f"{shift} without rearranging bits")
+        elif not b["software"]:
+            report(f"mmu.pte_bits.{name}", f"'{name}' is neither software: true nor a hardware "
+                   "bit (hw: G, V or D)")
+    for hw in ("G", "V", "D"):
+        if hw not in seen:
+            report("mmu.pte_bits", f"no PTE bit has hw: {hw}\nwhy: the refill handler copies "
+                   f"EntryLo.{hw} from the PTE")
+
+
+# --- Fixed windows (MIPS kseg0/kseg1/kseg2) --------------------------------------
+
+@rule
+def window_rules(d, report):
+    lay = d["layout"]
+    wins = lay["windows"]
+    if not wins:
+        return
+    top = 1 << d["isa"]["word_bits"]
+    by_kind: dict[str, list[int]] = {}
+    names: dict[str, int] = {}
+    for i, w in enumerate(wins):
+        if w is None:
+            continue
+        by_kind.setdefault(w["kind"], []).append(i)
+        if w["name"] in names:
+            report(f"layout.windows[{i}].name", f"duplicate window name '{w['name']}'")
+        names.setdefault(w["name"], i)
+        if not is_pow2(w["size"]) or w["base"] % w["size"]:
+            report(f"layout.windows[{i}]", f"window '{w['name']}' [{h(w['base'])}, +{size_str(w['size'])}) "
+                   "must have a power-of-two size and a base aligned to it\nwhy: the hardware "
+                   "decodes these windows from the top address bits")
+        if w["base"] + w["size"] > top:
+            report(f"layout.windows[{i}].size", f"window '{w['name']}' ends beyond the "
+                   f"{d['isa']['word_bits']}-bit address space")
+        for j, o in enumerate(wins[:i]):
+            if o is not None and w["base"] < o["base"] + o["size"] and o["base"] < w["base"] + w["size"]:
+                report(f"layout.windows[{i}].base", f"window '{w['name']}' overlaps '{o['name']}'")
+    for kind in ("unmapped_cached", "mapped_kernel"):
+        if len(by_kind.get(kind, [])) != 1:
+            report("layout.windows", f"exactly one window of kind {kind} is needed, found "
+                   f"{len(by_kind.get(kind, []))}")
+    for kind in ("unmapped_uncached",):
+        if len(by_kind.get(kind, [])) > 1:
+            report("layout.windows", f"at most one window of kind {kind}")
+    if len(by_kind.get("unmapped_cached", [])) != 1:
+        return
+    ci = by_kind["unmapped_cached"][0]
+    cw = wins[ci]
+    if lay["page_offset"] != cw["base"]:
+        report("layout.page_offset", f"PAGE_OFFSET {h(lay['page_offset'])} is not the base of the "
+               f"unmapped cached window '{cw['name']}' ({h(cw['base'])})\nwhy: lowmem is reached "
+               "through that window, which maps physical address 0 at its base")
+    if lay["phys_offset"] != 0:
+        report("layout.phys_offset", f"PHYS_OFFSET must be 0 with fixed windows (found "
+               f"{h(lay['phys_offset'])})\nwhy: '{cw['name']}' maps physical 0 at its base")
+    lowmem_end = max((b["base"] + b["size"] for b in _banks(d)
+                      if b["base"] >= lay["phys_offset"]), default=0)
+    if lowmem_end > cw["size"]:
+        report("platform.memory", f"RAM ends at physical {h(lowmem_end)}, beyond the "
+               f"{size_str(cw['size'])} that window '{cw['name']}' reaches\nwhy: without highmem "
+               "the kernel uses only RAM it reaches through the unmapped window")
+    user_top = min(w["base"] for w in wins if w is not None)
+    if lay["task_size"] > user_top:
+        report("layout.task_size", f"TASK_SIZE {h(lay['task_size'])} reaches into the kernel "
+               f"windows (lowest base {h(user_top)})")
+    if len(by_kind.get("mapped_kernel", [])) != 1:
+        return
+    mi = by_kind["mapped_kernel"][0]
+    mw = wins[mi]
+    ft = lay["fixmap_top"]
+    if not mw["base"] < ft <= mw["base"] + mw["size"]:
+        report("layout.fixmap_top", f"fixmap_top {h(ft)} is outside the mapped kernel window "
+               f"'{mw['name']}' [{h(mw['base'])}, {h(mw['base'] + mw['size'])})\nwhy: fixmap "
+               "pages are mapped through the TLB")
+    elif ft - mw["base"] < lay["vmalloc_min_size"]:
+        report("layout.vmalloc_min_size", f"{size_str(lay['vmalloc_min_size'])} of vmalloc does "
+               f"not fit between '{mw['name']}' base {h(mw['base'])} and fixmap_top {h(ft)}")
+    ui = by_kind.get("unmapped_uncached", [])
+    if ui:
+        uw = wins[ui[0]]
+        for i, dev in enumerate(d["platform"]["devices"]):
+            if dev is not None and dev["base"] is not None and dev["size"] is not None \
+                    and dev["base"] + dev["size"] > uw["size"]:
+                report(f"platform.devices[{i}].base", f"device '{dev['name']}' at "
+                       f"{h(dev['base'])} is beyond the {size_str(uw['size'])} that the "
+                       f"uncached window '{uw['name']}' reaches\nwhy: ioremap hands out "
+                       "addresses in that window")

@@ -91,7 +91,16 @@ def _status(args, root: Path, spec_path: Path, project) -> int:
         build = root / "build" / project.arch
     else:
         build = root / "build" / spec_path.stem
-    report = make_report(project, build)
+    # Lines shared with the project's base port (arch-spec.yaml), when this
+    # spec is another one whose contract holds.
+    base = None
+    base_spec = root / "arch-spec.yaml"
+    if broken is None and base_spec.is_file() and spec_path.resolve() != base_spec.resolve():
+        try:
+            base = Project(root, load_spec(base_spec, display="arch-spec.yaml"))
+        except PortkitError:
+            base = None
+    report = make_report(project, build, base)
     sys.stdout.write(format_text(report))
     if args.markdown:
         Path(args.markdown).write_text(format_markdown(report), encoding="utf-8")

@@ -89,9 +89,23 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
     d["pte_table_bytes"] = pt2["entries"] * d["pte_bytes"]
     d["pgd_order"] = max(0, (d["pgd_bytes"] - 1).bit_length() - d["page_shift"])
     d["phys_addr_mask"] = (1 << mmu["phys_addr_bits"]) - 1
-    d["pte1_ppn_mask"] = field_mask(mmu["pte1_ppn"])
-    d["ptd1_ptpn_mask"] = field_mask(mmu["ptd1_ptpn"])
-    d["pte2_ppn_mask"] = field_mask(mmu["pte2_ppn"])
+    for key in ("pte1_ppn", "ptd1_ptpn", "pte2_ppn"):  # hardware walker formats
+        if mmu[key] is not None:
+            d[f"{key}_mask"] = field_mask(mmu[key])
+
+    # --- Software-refilled TLB: EntryLo = pte >> pte_to_entrylo_shift
+    tlb = mmu["tlb"]
+    if tlb is not None:
+        shift = d["page_shift"] - tlb["entrylo"]["pfn"]["lsb"]
+        c = tlb["entrylo"]["c"]
+        d["tlb"] = {
+            "asid_mask": field_mask(tlb["entryhi"]["asid"]),
+            "pte_to_entrylo_shift": shift,
+            "pte_cache_shift": c["lsb"] + shift,
+            "pte_cache_mask": field_mask(c) << shift,
+            # PageMask for one page_size page (0 for 4 KiB): mask bits above 4 KiB.
+            "pagemask_default": ((mmu["page_size"] >> 12) - 1) << 13 if mmu["page_size"] >= 4096 else 0,
+        }
 
     # --- PTE flag bits
     bits = mmu["pte_bits"]
@@ -126,6 +140,16 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
     d["max_lowmem_size"] = d["lowmem_limit_virt"] - layout["page_offset"]
     d["high_memory_virt"] = layout["page_offset"] + d["lowmem_size"]
     d["lowmem_end_phys"] = layout["phys_offset"] + d["lowmem_size"]
+    # Fixed windows (software TLB): lowmem is the unmapped cached window,
+    # vmalloc starts at the base of the mapped kernel window.
+    windows = layout["windows"] or []
+    d["windows_by_kind"] = {w["kind"]: w for w in windows}
+    if "unmapped_cached" in d["windows_by_kind"]:
+        cached = d["windows_by_kind"]["unmapped_cached"]
+        d["max_lowmem_size"] = min(d["max_lowmem_size"], cached["size"])
+        d["lowmem_limit_virt"] = layout["page_offset"] + d["max_lowmem_size"]
+    if "mapped_kernel" in d["windows_by_kind"]:
+        d["vmalloc_start"] = d["windows_by_kind"]["mapped_kernel"]["base"]
     d["user_ptrs_per_pgd"] = layout["task_size"] >> d["pgdir_shift"]
     d["kernel_pgd_index"] = layout["page_offset"] >> d["pgdir_shift"]
 

@@ -41,7 +41,10 @@ O32_REGISTERS: dict[str, int] = {
 C_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 LOWER_IDENT = r"[a-z][a-z0-9_]*"
 DT_NODE_NAME = r"[a-zA-Z][a-zA-Z0-9,._+-]*"
-DT_COMPATIBLE = r"[a-zA-Z0-9_.+-]+,[a-zA-Z0-9_.,+-]+"
+#: "vendor,model", or one of the vendor-less compatibles that generic kernel
+#: drivers match (the 8250 family of of_serial).
+GENERIC_COMPATIBLES = ("ns16550a", "ns16550", "ns16450", "ns8250")
+DT_COMPATIBLE = r"[a-zA-Z0-9_.+-]+,[a-zA-Z0-9_.,+-]+|" + "|".join(GENERIC_COMPATIBLES)
 #: Free text that lands in Makefile/Kconfig comments, Kconfig strings, C and
 #: device-tree strings and comments: one line, nothing that ends a string or
 #: comment or starts a make expansion.
@@ -136,8 +139,8 @@ def _reg(doc: str, **kw: Any) -> Str:
     return Str(doc=doc + " (o32 name)", pattern=r"\$?[a-z0-9]+", pattern_doc="a register name", **kw)
 
 
-def _bitfield(doc: str) -> Map:
-    return Map(doc=doc, fields={
+def _bitfield(doc: str, **kw: Any) -> Map:
+    return Map(doc=doc, **kw, fields={
         "word": Int(doc="32-bit word of the entry holding the field", default=0, min=0, max=1),
         "lsb": Int(doc="lowest bit of the field", min=0, max=31),
         "width": Int(doc="number of bits", min=1, max=32),
@@ -272,6 +275,33 @@ PTE_BIT = Map(doc="one PTE flag", fields={
     "doc": Str(doc="comment", required=False),
 })
 
+def _reg_fields(doc: str, **fields: str) -> Map:
+    """A CP0 register of the TLB: its named fields (lsb, width)."""
+    return Map(doc=doc, fields={name: Map(doc=fdoc, fields=dict(CP0_FIELD.fields))
+                                for name, fdoc in fields.items()})
+
+
+TLB = Map(doc="software-refilled TLB (R4K style; mmu.walker: software)", required=False, fields={
+    "entries": Int(doc="TLB entries (each maps an even/odd page pair)", min=1, max=64),
+    "refill_vector_offset": Int(doc="offset of the TLB refill vector from EBase", min=0,
+                                max=0xFFF),
+    "asid_bits": Derived(doc="ASID width", formula="tlb.entryhi.asid.width"),
+    "entryhi": _reg_fields("EntryHi fields", vpn2="virtual page pair number",
+                           asid="address space identifier"),
+    "entrylo": _reg_fields("EntryLo0/1 fields", pfn="physical frame number",
+                           c="cache attribute", d="dirty (writes allowed)", v="valid",
+                           g="global (ASID ignored)"),
+    "pagemask": _reg_fields("PageMask fields", mask="page size mask"),
+    "index": _reg_fields("Index fields", index="entry index", p="probe failure"),
+    "random": _reg_fields("Random fields", random="entry index"),
+    "context": _reg_fields("Context fields", badvpn2="faulting VPN2",
+                           ptebase="software page-table base"),
+    "cache_attrs": Map(doc="EntryLo.C values", fields={
+        "cached": Int(doc="cacheable attribute used for RAM", min=0, max=7),
+        "uncached": Int(doc="uncached attribute used for devices", min=0, max=7),
+    }),
+})
+
 MMU = Map(doc="memory management unit", fields={
     "walker": Str(doc="who walks the page tables", choices=("hardware", "software")),
     "tlb_coherent": Bool(doc="TLBs snoop page-table writes", default=False),
@@ -282,15 +312,20 @@ MMU = Map(doc="memory management unit", fields={
     "ptpr_shift": Derived(doc="PTPR = phys(PT1) >> ptpr_shift",
                           formula="log2(levels[0].align)"),
     "levels": List(doc="page-table levels, top first", item=LEVEL, min_len=2, max_len=2),
-    "pte1_ppn": _bitfield("PPN field of a first-level big-page PTE"),
-    "ptd1_ptpn": _bitfield("PT2 page number field of a first-level PTD"),
-    "pte2_ppn": _bitfield("PPN field of a second-level PTE"),
+    "pte1_ppn": _bitfield("PPN field of a first-level big-page PTE (hardware walker)",
+                          required=False),
+    "ptd1_ptpn": _bitfield("PT2 page number field of a first-level PTD (hardware walker)",
+                           required=False),
+    "pte2_ppn": _bitfield("PPN field of a second-level PTE (hardware walker)",
+                          required=False),
     "cp2_registers": Table(doc="CP2 (MMU) register numbers", required=False,
                            value=Int(min=0, max=31)),
     "mode_bits": Table(doc="bits of the CP2 MODE register", required=False,
                        value=Int(min=0, max=31)),
     "pte_bits": Table(doc="PTE flag bits by name", value=PTE_BIT),
-    "fault_codes": Table(doc="MMU fault codes by name", value=Int(min=0)),
+    "fault_codes": Table(doc="MMU fault codes by name (hardware walker)", required=False,
+                         value=Int(min=0)),
+    "tlb": TLB,
 })
 
 LAYOUT = Map(doc="virtual and physical memory layout", fields={
@@ -303,6 +338,18 @@ LAYOUT = Map(doc="virtual and physical memory layout", fields={
     "vmalloc_offset": Size(doc="gap between lowmem and vmalloc", min=0),
     "vmalloc_min_size": Size(doc="minimum vmalloc area", min=0),
     "fixmap_top": Int(doc="top of the fixmap area", min=0),
+    "windows": List(doc="fixed windows of the kernel half that the hardware maps by itself "
+                        "(MIPS kseg0/kseg1) or through the TLB only (kseg2); required with "
+                        "mmu.walker: software", required=False, min_len=1,
+                    item=Map(doc="one fixed window", fields={
+                        "name": Str(doc="window name (macros <NAME>_BASE/_SIZE)",
+                                    pattern=LOWER_IDENT, pattern_doc="a lowercase identifier"),
+                        "base": Int(doc="virtual base", min=0, max=0xFFFFFFFF),
+                        "size": Size(doc="size in bytes", min=1),
+                        "kind": Str(doc="what the window is",
+                                    choices=("unmapped_cached", "unmapped_uncached",
+                                             "mapped_kernel")),
+                    })),
 })
 
 DEVICE = Map(doc="one memory-mapped device", fields={
@@ -311,8 +358,11 @@ DEVICE = Map(doc="one memory-mapped device", fields={
     "compatible": List(doc="compatible strings", scalar_ok=True, min_len=1,
                        item=Str(pattern=DT_COMPATIBLE, pattern_doc="a 'vendor,model' string",
                                 hint=COMPATIBLE_HINT)),
-    "base": Int(doc="physical base address", min=0),
-    "size": Size(doc="size of the register window", min=1),
+    "base": Int(doc="physical base address (absent: a CPU-local device, such as the "
+                    "CPU's own interrupt lines, placed outside the bus)", required=False, min=0),
+    "size": Size(doc="size of the register window (with base)", required=False, min=1),
+    "clock_hz": Int(doc="input clock of the device (device-tree clock-frequency)",
+                    required=False, min=1),
     "interrupt_controller": Bool(doc="this is the interrupt controller", default=False),
     "pti_count": Int(doc="XICU PTI timers", required=False, min=0),
     "hwi_count": Int(doc="hardware interrupt inputs", required=False, min=0),
@@ -342,6 +392,16 @@ PLATFORM = Map(doc="the board", fields={
         "size": Size(doc="size in bytes", min=1),
     })),
     "devices": List(doc="memory-mapped devices", item=DEVICE, default=[]),
+    "qemu": Map(doc="the QEMU machine this board is (make run boots it there instead of "
+                    "portkit's emulator); the binary (qemu-system-mips/mipsel) and -m follow "
+                    "from isa.endianness and platform.memory", required=False, fields={
+        "machine": Str(doc="-M machine", pattern=r"[a-z0-9][a-z0-9_.-]*",
+                       pattern_doc="a QEMU machine name"),
+        "cpu": Str(doc="-cpu model", pattern=r"[A-Za-z0-9][A-Za-z0-9_.-]*",
+                   pattern_doc="a QEMU CPU model"),
+        "args": List(doc="further QEMU options", item=Str(pattern=FLAG, pattern_doc=FLAG_DOC),
+                     default=[]),
+    }),
 })
 
 BOOT = Map(doc="boot protocol", fields={

@@ -392,6 +392,12 @@ def derive_fields(data: dict[str, Any]) -> None:
         mmu["ptpr_shift"] = align.bit_length() - 1
     except (TypeError, KeyError, IndexError):
         pass
+    tlb = mmu.get("tlb")
+    if isinstance(tlb, dict):
+        try:
+            tlb["asid_bits"] = tlb["entryhi"]["asid"]["width"]
+        except (TypeError, KeyError):
+            pass
     try:
         layout["kernel_link_address"] = (layout["page_offset"] + layout["kernel_phys_start"]
                                          - layout["phys_offset"])

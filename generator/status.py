@@ -35,6 +35,8 @@ class Report:
     build_source: str | None = None
     undefined: dict = field(default_factory=dict)      # responsibility title -> symbols
     unmapped: list = field(default_factory=list)
+    base_arch: str | None = None                       # the spec compared with (sharing)
+    sharing: list = field(default_factory=list)        # (origin, shared lines, own lines)
 
     @property
     def stubs(self) -> list[str]:
@@ -68,7 +70,49 @@ def undefined_symbols(build_dir: Path, spec_data) -> tuple[set[str], str | None]
     return set(), None
 
 
-def make_report(project, build_dir: Path | None = None) -> Report:
+def used_sources(project) -> dict[str, int]:
+    """Source files (display name) the project's output is made from -> their lines.
+
+    A produced file counts its winning source and, when that one extends
+    the file below it ({% extends parent_template %} or a named parent),
+    every lower source of the same path it builds on."""
+    from .render import Renderer  # noqa: PLC0415
+
+    renderer = Renderer(project)
+    produced = renderer.render_tree()
+    arch_prefix = f"arch/{project.arch}/"
+    by_display = {src.display: src for stack in renderer.providers.values() for src in stack}
+    used: dict[str, int] = {}
+    for path, rendered in produced.items():
+        stack = renderer.providers.get(path[len(arch_prefix):], [])
+        chain = []
+        for src in reversed(stack):
+            chain.append(src)
+            if not (src.is_jinja and "{% extends" in src.abspath.read_text(errors="replace")):
+                break
+        for src in chain or [by_display[rendered.source]]:
+            used[src.display] = len(src.abspath.read_text(errors="replace").splitlines())
+    return used
+
+
+def _origin(display: str) -> str:
+    parts = display.split("/")
+    return "templates" if parts[0] == "templates" else "/".join(parts[:2])
+
+
+def sharing(project, base_project) -> list[tuple[str, int, int]]:
+    """(origin, lines shared with the base project, own lines) per origin, lowest first."""
+    mine, theirs = used_sources(project), used_sources(base_project)
+    rows: dict[str, list[int]] = {"templates": [0, 0]}
+    for layer in project.layers:
+        rows.setdefault(layer.display, [0, 0])
+    for display, lines in mine.items():
+        row = rows.setdefault(_origin(display), [0, 0])
+        row[0 if display in theirs else 1] += lines
+    return [(origin, shared, own) for origin, (shared, own) in rows.items()]
+
+
+def make_report(project, build_dir: Path | None = None, base_project=None) -> Report:
     data = project.spec.data
     prov = providers(project)
     rep = Report(arch=project.arch, spec=project.spec_display)
@@ -88,6 +132,9 @@ def make_report(project, build_dir: Path | None = None) -> Report:
             _, value = _lookup(data, key)
             rep.implements.append((layer.display, key, ", ".join(map(_yaml, values)), _yaml(value),
                                    value in values))
+    if base_project is not None:
+        rep.base_arch = base_project.arch
+        rep.sharing = sharing(project, base_project)
     if build_dir is not None and build_dir.is_dir():
         rep.build_dir = str(build_dir)
         syms, rep.build_source = undefined_symbols(build_dir, data)
@@ -126,6 +173,19 @@ def format_text(rep: Report) -> str:
         out.append(f"  {layer:<20} {key:<30} {values:<24} spec: {value}"
                    + ("" if ok else "  <- NOT IMPLEMENTED"))
     out.append("")
+    if rep.sharing:
+        shared = sum(r[1] for r in rep.sharing)
+        own = sum(r[2] for r in rep.sharing)
+        out.append(f"source lines of the files arch/{rep.arch} is made from, shared with "
+                   f"{rep.base_arch} (used by both) or its own:")
+        out.append(f"  {'origin':<20} {'shared':>8} {'own':>8}")
+        for origin, s_lines, o_lines in rep.sharing:
+            out.append(f"  {origin:<20} {s_lines:>8} {o_lines:>8}")
+        total = shared + own
+        out.append(f"  shared with {rep.base_arch:<8} {shared:>8} lines "
+                   f"({100 * shared // max(total, 1)}%)")
+        out.append(f"  {'own':<20} {own:>8} lines")
+        out.append("")
     if rep.build_dir is None:
         out.append("build: no build directory yet (make kernel, then --status again)")
     elif rep.build_source is None:
@@ -154,6 +214,10 @@ def format_markdown(rep: Report) -> str:
     out += ["", "| layer | spec key | implements | spec value |", "|---|---|---|---|"]
     for layer, key, values, value, ok in rep.implements:
         out.append(f"| `{layer}` | `{key}` | {values} | {value}{'' if ok else ' (NOT IMPLEMENTED)'} |")
+    if rep.sharing:
+        out += ["", f"Source lines shared with {rep.base_arch} (files both arches are made "
+                    "from) and own:", "", "| origin | shared | own |", "|---|---:|---:|"]
+        out += [f"| `{o}` | {s_} | {own} |" for o, s_, own in rep.sharing]
     if rep.build_source:
         out += ["", f"Undefined symbols after the last build (`{rep.build_source}`):", ""]
         if not rep.undefined and not rep.unmapped:

@@ -26,7 +26,8 @@ APPEND = "console=ttyVTTY0"
 FIGURES = [
     ("null_syscall", "null syscall (getppid)", "<= 150"),
     ("pipe_switch", "context switch (pipe ping-pong, per hop)", "<= 600"),
-    ("sched_yield_pair", "sched_yield pair (2 switches)", "<= 600 per switch"),
+    ("sched_yield_pair", "sched_yield pair (CFS: mostly no switch)", None),
+    ("fifo_yield_switch", "context switch (sched_yield, SCHED_FIFO)", "<= 600"),
     ("fork_exit_wait", "fork + exit + wait", "<= 150,000"),
     ("fork_exec_exit_wait", "fork + exec + exit + wait", None),
     ("anon_write_fault", "anonymous page write fault", "<= 5,000"),

@@ -144,7 +144,7 @@ static void fault_null_store(void)
 
 static void fault_kernel_read(void)
 {
-	/* The first kernel page: mapped, but not for user mode. */
+	/* TSAR's first kernel page (mapped, not for user mode); kseg2 on MIPS32. */
 	(void)*(volatile int *)0xc0001000;
 }
 
@@ -183,7 +183,12 @@ static const struct {
 	int signal;
 } user_faults[] = {
 	{ "sigsegv-null", fault_null_store, SIGSEGV },
+#ifdef PORTKIT_KERNEL_WINDOWS
+	/* MIPS32's kernel half is off limits to user mode: an address error, SIGBUS as on MIPS. */
+	{ "sigbus-kernel-address", fault_kernel_read, SIGBUS },
+#else
 	{ "sigsegv-kernel-address", fault_kernel_read, SIGSEGV },
+#endif
 	{ "sigbus-misaligned", fault_misaligned_load, SIGBUS },
 	{ "sigtrap-break", fault_break, SIGTRAP },
 	{ "sigfpe-overflow", fault_overflow, SIGFPE },

@@ -39,8 +39,8 @@ KST_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 		   -I$(KST_SRC)/futex/include -I$(KST_SRC) \
 		   $(if $(filter negative_v0,$(SYSCALL_ERRORS)),-DTSAR_SYSCALL_NEGATIVE_V0)
 # -s: the binaries go into the gzipped initramfs that every boot unpacks
-# (about 35 boot instructions per byte). -mno-abicalls: see SELFTESTS.md.
-KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -s -mno-abicalls -Wno-unused-function \
+# (about 35 boot instructions per byte).
+KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -s -Wno-unused-function \
 		   -Wno-unused-variable -Wno-sign-compare -Wno-format \
 		   -Wno-pointer-to-int-cast
 KST_HEADERS	:= $(wildcard kselftest-compat/*.h kselftest-compat/include/*.h \
@@ -52,7 +52,7 @@ $(KST_OUT)/kst_syscall_names.h: $(OUT)/include/nolibc.h $(SYSROOT)/include/asm/u
 	cat $(SYSROOT)/include/asm/unistd.h $(SYSROOT)/include/asm-generic/unistd.h | \
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#if !defined(SYS_\1) \&\& defined(__NR_\1)\n#define SYS_\1 __NR_\1\n#endif/p' > $@
 
-$(KST_OUT)/kst-%: $(OUT)/include/nolibc.h $(KST_OUT)/kst_syscall_names.h $(KST_HEADERS) $(HEADERS) selftests.mk
+$(KST_OUT)/kst-%: $(OUT)/include/nolibc.h $(KST_OUT)/kst_syscall_names.h $(KST_HEADERS) $(HEADERS) selftests.mk Makefile
 	$(CC) $(KST_CFLAGS) $(KST_CPPFLAGS) -o $@ $(call kst_src,$*) $(LDLIBS)
 
 KST_INITRAMFS	= $(foreach t,$(KST_NAMES),'file /bin/kst-$(t) $(abspath $(KST_OUT))/kst-$(t) 0755 0 0')

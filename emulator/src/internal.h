@@ -180,7 +180,6 @@ enum {
 enum { ACC_READ = 0, ACC_WRITE = 1, ACC_FETCH = 2 };
 
 typedef struct cpu {
-    struct machine *m;
     uint32_t r[33]; /* r[32] = write sink for $0 destinations */
     uint32_t hi, lo;
     uint32_t pc;         /* next instruction (valid outside cpu_exec) */
@@ -215,6 +214,7 @@ typedef struct cpu {
     stlb_ent dtlb_w[2][STLB_N];
     itlb_ent itlb[2][ITLB_N];
     dpage *cur_dp;       /* page being executed by cpu_exec (or NULL) */
+    struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 
 /* ---------------------------------------------------------------- devices */
@@ -298,6 +298,8 @@ typedef struct machine {
     cpu_t *cur;            /* CPU executing now (NULL between runs) */
     cpu_t *dbg;            /* CPU the state-access API works on */
     uint64_t now;          /* shared time base for devices (monotonic) */
+    uint32_t irq_outs;     /* XICU outputs last copied into the CPUs' Cause */
+    bool irq_outs_valid;
     temu_config cfg;
     temu_host host;
     platform plat;

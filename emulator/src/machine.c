@@ -72,6 +72,10 @@ uint32_t machine_hwi_lines(machine *m)
 void machine_update_irqs(machine *m)
 {
     uint32_t outs = m->xicu ? xicu_outputs(m->xicu) : 0;
+    if (outs == m->irq_outs && m->irq_outs_valid)
+        return; /* Cause.IP7..2 are read-only: nothing to redo */
+    m->irq_outs = outs;
+    m->irq_outs_valid = true;
     for (int i = 0; i < m->ncpus; i++) {
         cpu_t *c = &m->cpus[i];
         uint32_t lines = c->id < 8 ? (outs >> (4 * c->id)) & 0xF : 0;
@@ -248,6 +252,7 @@ static void reset_all(machine *m)
     for (int i = 0; i < m->ncpus; i++)
         cpu_reset(&m->cpus[i]);
     m->slot_cpu = NULL;
+    m->irq_outs_valid = false; /* Cause was cleared: set the lines again */
 }
 
 void temu_reset(temu *e) { reset_all(&e->m); }

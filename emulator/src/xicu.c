@@ -60,6 +60,8 @@ uint32_t xicu_outputs(xicu_t *x)
 {
     uint32_t hwi = machine_hwi_lines(x->m);
     uint32_t lines = 0;
+    if (!hwi && !x->pti_pending && !x->wti_pending)
+        return 0; /* the common case, checked between every two CPU slots */
     for (unsigned k = 0; k < x->n_out; k++)
         if (out_level(x, k, hwi))
             lines |= 1u << k;

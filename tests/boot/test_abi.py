@@ -117,6 +117,15 @@ def test_thread_pointer(run, name):
     assert status == "ok", details
 
 
+@pytest.mark.parametrize("name", ["regs-preserved-ok", "regs-preserved-error"])
+def test_syscall_preserves_every_register_but_v0_and_a3(run, name):
+    """The fast syscall exit does not reload s0-s7/fp; everything else it
+    restores (at, v1, a0-a2, t0-t9, gp, fp, ra, hi, lo)."""
+    _, out, _ = run
+    details, status = results(out, "abi-syscalls")[name]
+    assert status == "ok" and details.startswith("first changed register -1"), details
+
+
 @pytest.mark.parametrize("name", ["waitid-misaligned-info", "put-user-misaligned",
                                   "get-user-misaligned", "put-user-misaligned-unmapped"])
 def test_kernel_access_to_misaligned_user_address(run, name):
@@ -130,7 +139,7 @@ def test_kernel_access_to_misaligned_user_address(run, name):
     "peekusr-cause", "peekusr-fpr-eio", "pokeusr-s0", "pokeusr-cause-eio",
     "getregs-mips-layout", "setregs-mips-layout", "getregset-tls", "get-thread-area",
     "changed-call-result", "tracee-saw-results", "seccomp-arch-and-nr", "audit-arch-not-o32",
-    "core-dump-tls-note"])
+    "core-dump-tls-note", "fork-event-peekusr-s0", "fork-event-pokeusr-s0"])
 def test_ptrace_and_seccomp(run, name):
     _, out, _ = run
     details, status = results(out, "abi-ptrace")[name]

@@ -30,6 +30,7 @@ def test_bench_program():
     assert f["empty_loop"] < f["null_syscall"] < 20_000
     assert f["null_syscall"] < f["sched_yield_pair"] < f["fork_exit_wait"]
     assert f["null_syscall"] < f["pipe_switch"] < f["fork_exit_wait"]
+    assert f["null_syscall"] < f["fifo_yield_switch"] < f["fork_exit_wait"]
     assert f["fork_exit_wait"] < f["fork_exec_exit_wait"] < 50_000_000
     assert f["anon_read_fault"] < f["anon_write_fault"] < 1_000_000
     assert "bench: done" in out

@@ -11,11 +11,14 @@ from kbuild import ROOT
 
 pytestmark = pytest.mark.kernel
 
-# Programs whose test is a kernel report on purpose: an oops (modules) or
-# the OOM killer's report with its stack dump (hostile-oom).
-ON_PURPOSE_OOPS = {"modules", "hostile-oom"}
+# Programs whose test is a kernel report on purpose: an oops (modules,
+# kernel-rwx's LKDTM crashes) or the OOM killer's report with its stack
+# dump (hostile-oom).
+ON_PURPOSE_OOPS = {"modules", "hostile-oom", "kernel-rwx"}
+# Programs that need another kernel: the kunit variant's self-test modules.
+OTHER_KERNEL = {"kernel-selftest-modules"}
 PROGRAMS = sorted(p.stem for p in (ROOT / "userland" / "tests").glob("*.c")
-                  if p.stem not in ON_PURPOSE_OOPS)
+                  if p.stem not in ON_PURPOSE_OOPS | OTHER_KERNEL)
 
 SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking",
           "inconsistent lock state", "possible circular locking",

@@ -36,7 +36,19 @@ SELFTESTS = [
     ("TEST_SIPHASH", r"test_siphash: self-tests: pass", r"test_siphash: .*FAIL"),
     # A failure is a BUG_ON, so the boot would not get further.
     ("ATOMIC64_SELFTEST", r"atomic64_test: passed", r"atomic64_test: .*(fail|BUG)"),
+    # mark_rodata_ro(): rodata is read-only, its bounds page-aligned.
+    ("DEBUG_RODATA_TEST", r"rodata_test: all tests were successful", r"rodata_test: "
+     r"(?!all tests were successful)"),
+    # Module-only self-tests, loaded by /bin/kernel-selftest-modules.
+    # test_user_copy: every failed check is a "[<line>] ..." warning.
+    ("TEST_USER_COPY", r"test_user_copy: tests passed\.", r"test_user_copy: \[\d+\]"),
+    ("TEST_BITOPS", r"test_bitops: Completed bitops test",
+     r"test_bitops: (.* wrong for |ERROR)"),
 ]
+
+# test_vmalloc's cases the guest program runs (run_test_mask=0x3b).
+VMALLOC_TESTS = ["fix_size_alloc_test", "full_fit_alloc_test", "random_size_alloc_test",
+                 "fix_align_alloc_test", "random_size_align_alloc_test"]
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ", re.M)
 RESULT = re.compile(r"^( *)(not ok|ok) (\d+) ([^#]*?)\s*(?:#\s*(\w+)(.*))?$")
@@ -89,7 +101,8 @@ def parse_ktap(console):
 @pytest.fixture(scope="module")
 def kunit_boot():
     k = guest_kernel("tsar", "kunit")
-    rc, out, err = k.boot("-v", "-append", "console=ttyVTTY0", timeout=600)
+    rc, out, err = k.boot("-v", "-append",
+                          "console=ttyVTTY0 portkit_run=kernel-selftest-modules", timeout=600)
     return rc, out, err
 
 
@@ -134,6 +147,27 @@ def test_selftest(kunit_boot, name, ok, bad):
     text = TIMESTAMP.sub("", out)
     assert not re.search(bad, text, re.M), f"{name} reported a failure"
     assert re.search(rf"^{ok}", text, re.M), f"{name}: no {ok!r} line"
+
+
+@pytest.mark.parametrize("module,load", [
+    ("test_user_copy", 0), ("test_bitops", 0),
+    # test_vmalloc's init always fails with -EAGAIN once its tests ran.
+    ("test_vmalloc", -11),
+])
+def test_selftest_module_loaded(kunit_boot, module, load):
+    _, out, _ = kunit_boot
+    unload = 0 if load == 0 else -1
+    assert f"kernel-selftest-modules: {module} load {load} unload {unload}" in out, \
+        out[-3000:]
+
+
+@pytest.mark.parametrize("case", VMALLOC_TESTS)
+def test_vmalloc_selftest(kunit_boot, case):
+    text = TIMESTAMP.sub("", kunit_boot[1])
+    m = re.search(rf"^Summary: {case} passed: (\d+) failed: (\d+) repeat: 1 loops: 50 ",
+                  text, re.M)
+    assert m, f"no summary for {case}"
+    assert (int(m.group(1)), int(m.group(2))) == (1, 0), m.group(0)
 
 
 def test_parser_sees_failures():

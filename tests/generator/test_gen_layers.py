@@ -79,11 +79,11 @@ def test_contract_refuses_unimplemented_value(proj):
     contract_layer(proj, "provides:\n  mmu: [include/asm/io.h]\nimplements:\n  mmu.walker: [hardware]\n"
                    "  mmu.tlb_coherent: [true]\n  arch.kernel_series: ['6.1']\n")
     assert proj.run().rc == 0
-    proj.edit("  walker: hardware", "  walker: software")
+    proj.edit("  tlb_coherent: true", "  tlb_coherent: false")
     r = proj.run()
     assert r.rc == 2
-    assert (f"error: spec.yaml:{proj.line_of('walker: software')}: mmu.walker: the spec asks for "
-            "software, which no layer implements (overrides/tsar implements hardware)") in r.err
+    assert (f"error: spec.yaml:{proj.line_of('tlb_coherent: false')}: mmu.tlb_coherent: the spec "
+            "asks for false, which no layer implements (overrides/tsar implements true)") in r.err
 
 
 def test_contract_refuses_undeclared_key_of_a_provided_responsibility(proj):
@@ -118,7 +118,10 @@ def test_malformed_layer_yaml(proj):
 # --- the real project: TSAR's layers ------------------------------------------
 
 @pytest.mark.parametrize("delta,message", [
-    ("mmu:\n  walker: software", "mmu.walker: the spec asks for software, which no layer implements"),
+    # The sister spec on TSAR's layers: the CP2 walker's code cannot serve a software TLB.
+    ("extends: ../specs/qmips.yaml\narch:\n  layers: [mips32, mmu-cp2, tsar]",
+     "mmu.walker: the spec asks for software, which no layer implements (overrides/mmu-cp2 "
+     "implements hardware; overrides/tsar implements hardware)"),
     ("isa:\n  fpu: hard", "isa.fpu: the spec asks for hard, which no layer implements "
                           "(overrides/mips32 implements none)"),
     ("isa:\n  endianness: big", "isa.endianness: the spec asks for big, which no layer implements"),
@@ -134,7 +137,8 @@ def test_tsar_contract_refusals(tmp_path, delta, message):
     import subprocess
     import sys
     spec = ROOT / "tests" / f"_contract_{tmp_path.name}.yaml"
-    spec.write_text(f"extends: ../arch-spec.yaml\n{delta}\n")
+    spec.write_text(delta + "\n" if delta.startswith("extends:")
+                    else f"extends: ../arch-spec.yaml\n{delta}\n")
     try:
         p = subprocess.run([sys.executable, str(ROOT / "generate.py"), str(spec), "-o",
                             str(tmp_path / "out")], capture_output=True, text=True)

@@ -76,18 +76,61 @@ def test_hand_edit_still_detected_after_interruption(built):
     assert r.rc == 3 and "include/asm/page.h: edited by hand" in r.err
 
 
-def test_concurrent_generations_into_one_outdir(built):
-    """Two arches generated into one output directory at the same time: the
-    lock serializes them, so the manifest keeps both."""
+CONCURRENT_DRIVER = r"""
+import os, sys, time
+sys.path.insert(0, {root!r})
+import generator.cli as cli
+import generator.output as out
+real_load = out.load_manifest
+def load_then_meet(outdir):
+    # Meet the other run between reading the manifest and writing it back
+    # (up to 2 s): without the lock, both then read the same old manifest.
+    data = real_load(outdir)
+    open(os.path.join({sync!r}, {me!r}), "w").close()
+    deadline = time.monotonic() + 2
+    while (not os.path.exists(os.path.join({sync!r}, {other!r}))
+           and time.monotonic() < deadline):
+        time.sleep(0.01)
+    return data
+out.load_manifest = load_then_meet
+if {no_lock}:
+    def no_lock(outdir):
+        outdir.mkdir(parents=True, exist_ok=True)
+        return os.open(os.devnull, os.O_RDONLY)
+    cli.lock_outdir = no_lock
+sys.exit(cli.main(sys.argv[1:], root={root!r}))
+"""
+
+
+def two_concurrent_generations(built, tmp_path, no_lock):
+    """Generate tsar and tsar2 into one new output directory at once, the
+    two runs meeting after reading the manifest; return its arches."""
     from gen_helpers import make_project
-    other = make_project(built.path.parent / "other")
-    other.edit("  name: tsar\n", "  name: tsar2\n")
-    (other.path / "overrides/tsar").rename(other.path / "overrides/tsar2")
+    other = built.path.parent / "other"
+    if not other.exists():
+        proj = make_project(other)
+        proj.edit("  name: tsar\n", "  name: tsar2\n")
+        (other / "overrides/tsar").rename(other / "overrides/tsar2")
+    sync = tmp_path / ("sync-nolock" if no_lock else "sync-lock")
+    sync.mkdir()
+    shared = built.outdir / ("shared-nolock" if no_lock else "shared-lock")
+    procs = []
+    for me, path in (("a", built.path), ("b", other)):
+        script = path / f"concurrent-{me}.py"
+        script.write_text(CONCURRENT_DRIVER.format(
+            root=str(path), sync=str(sync), me=me, other="b" if me == "a" else "a",
+            no_lock=no_lock))
+        procs.append(subprocess.Popen([sys.executable, str(script), "spec.yaml", "-o",
+                                       str(shared), "-q"], cwd=path))
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
     import json
-    for _ in range(3):
-        procs = [subprocess.Popen([sys.executable, str(p.path / "generate.py"), "spec.yaml", "-o",
-                                   str(built.outdir / "shared"), "-q"], cwd=p.path)
-                 for p in (built, other)]
-        assert [p.wait(timeout=60) for p in procs] == [0, 0]
-        m = json.loads((built.outdir / "shared/.portkit-manifest.json").read_text())
-        assert set(m["arches"]) == {"tsar", "tsar2"}
+    return set(json.loads((shared / ".portkit-manifest.json").read_text())["arches"])
+
+
+def test_concurrent_generations_into_one_outdir(built, tmp_path):
+    """Two arches generated into one output directory at the same time: the
+    lock serializes them, so the manifest keeps both. The runs are made to
+    overlap where it matters (between reading and writing the manifest),
+    and the same race without the lock loses one arch: the check can fail."""
+    assert two_concurrent_generations(built, tmp_path, no_lock=False) == {"tsar", "tsar2"}
+    assert len(two_concurrent_generations(built, tmp_path, no_lock=True)) == 1

@@ -155,7 +155,7 @@ CASES = {
         ["missing required key 'thread_size' (kernel stack (THREAD_SIZE) in bytes) in 'abi'"]),
     "missing key in a list item": (
         "      base: 0x1C000000\n", "", "name: blockdevice", "platform.devices[2].base",
-        ["missing required key 'base'"]),
+        ["missing key 'base': device 'blockdevice' states size but not base"]),
     "compatible split by a flow list": (
         '["tsar,vci_block_device"]', "[tsar,vci_block_device]", "[tsar,vci_block_device]",
         "platform.devices[2].compatible[0]",

@@ -2,7 +2,8 @@
 
 A kernel is built once per pytest session for each (spec, variant) pair
 (``guest_kernel``): test files ask for the same object instead of running
-make again. ``Kernel.boot`` runs it in the emulator and returns the exit
+make again. ``Kernel.boot`` runs it in the emulator (or in QEMU when the
+spec names a QEMU machine, platform.qemu) and returns the exit
 status, the console output (CRLF folded) and the emulator's stderr;
 ``Kernel.run_programs`` boots with ``portkit_run=`` to run guest test
 programs (userland/tests/<name>.c) after the smoke checks.
@@ -10,8 +11,14 @@ programs (userland/tests/<name>.c) after the smoke checks.
 import os
 import re
 import subprocess
+import sys
 
-from kbuild import ROOT, SPECS, load_spec, run
+from kbuild import OTHER_SPECS, ROOT, SPECS, load_spec, run
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from importlib import import_module  # noqa: E402
+
+qemu_command = import_module("qemu-cmd").qemu_command
 
 EMU = ROOT / "build" / "bin" / "tsar-emu"
 BOOT_TIMEOUT = 120          # seconds of wall clock the emulator may take
@@ -23,9 +30,13 @@ class Kernel:
 
     def __init__(self, key, variant=None):
         self.key, self.variant = key, variant
-        self.spec = load_spec(SPECS[key])
-        rel = os.path.relpath(SPECS[key], ROOT)
-        cmd = ["make", "--no-print-directory", "kernel", "emulator", f"SPEC={rel}"]
+        path = SPECS.get(key) or OTHER_SPECS[key]
+        self.spec = load_spec(path)
+        rel = os.path.relpath(path, ROOT)
+        self.qemu = bool(self.spec["platform"]["qemu"])
+        cmd = ["make", "--no-print-directory", "kernel", f"SPEC={rel}"]
+        if not self.qemu:
+            cmd.append("emulator")
         if variant:
             cmd.append(f"VARIANT={variant}")
         run(cmd, timeout=3600)
@@ -34,10 +45,19 @@ class Kernel:
         self.out = out
         self.vmlinux = out / "vmlinux"
         self.dtb = out / f"{self.spec['platform']['name']}.dtb"
+        # The console the spec's bootargs name (ttyVTTY0, ttyS0, ...).
+        self.console = next((w for w in self.spec["boot"]["bootargs"].split()
+                             if w.startswith("console=")), "")
 
     def boot(self, *extra, timeout=BOOT_TIMEOUT, stdin=None):
-        cmd = [str(EMU), "-dtb", str(self.dtb), "-timeout", str(timeout),
-               *extra, str(self.vmlinux)]
+        if self.qemu:
+            # QEMU takes the command line as -append; a timeout ends it.
+            append = extra[1] if extra[:1] == ("-append",) else ""
+            cmd = ["timeout", "-s", "KILL", str(timeout),
+                   *qemu_command(self.spec, self.vmlinux, append)]
+        else:
+            cmd = [str(EMU), "-dtb", str(self.dtb), "-timeout", str(timeout),
+                   *extra, str(self.vmlinux)]
         proc = subprocess.run(cmd, input=stdin,
                               stdin=None if stdin is not None else subprocess.DEVNULL,
                               capture_output=True, text=True, errors="replace",
@@ -49,7 +69,7 @@ class Kernel:
 
         ``out`` is the whole console output; ``program_output(out, name)``
         cuts one program's part out of it."""
-        append = f"console=ttyVTTY0 portkit_run={','.join(programs)} {cmdline}"
+        append = f"{self.console} portkit_run={','.join(programs)} {cmdline}"
         return self.boot("-append", append.strip(), timeout=timeout)
 
 

@@ -119,7 +119,11 @@ static void fault_record(int sig, siginfo_t *si, void *ucv)
 	fault_shared->signo = sig;
 	fault_shared->code = si->si_code;
 	fault_shared->addr = (unsigned long)si->si_addr;
+#ifdef PORTKIT_STOCK_MIPS	/* built for stock arch/mips (make bench-sister) */
+	fault_shared->epc = uc->uc_mcontext.sc_pc;
+#else
 	fault_shared->epc = uc->uc_mcontext.regs.epc;
+#endif
 	sys_exit(0);
 }
 

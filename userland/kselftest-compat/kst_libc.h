@@ -26,7 +26,11 @@
 #include <kst_syscall_names.h>
 
 /* Without time32 calls the futex selftests' SYS_futex is futex_time64;
- * syscall() converts their (32-bit) timespec timeouts for it. */
+ * syscall() converts their (32-bit) timespec timeouts for it. Still
+ * needed with nolibc/arch.h's routing of time32 calls: that covers only
+ * the calls nolibc itself makes, and futex is not one of them; the UAPI
+ * struct timespec the selftests use keeps a 32-bit tv_sec, which
+ * futex_time64 would read with the tv_nsec word as its high half. */
 #if !defined(SYS_futex) && defined(__NR_futex_time64)
 #define SYS_futex	__NR_futex_time64
 #endif

@@ -29,9 +29,9 @@ static noinline unsigned long sum_of_roots(unsigned long (*root)(unsigned long))
 }
 
 /*
- * The generic page-table walker on lowmem (big pages) and on vmalloc
- * space (second-level tables) must find the page the linear map or the
- * allocator says.
+ * The generic page-table walker on lowmem (big pages, and second-level
+ * tables where the kernel image is) and on vmalloc space must find the
+ * page the linear map or the allocator says.
  */
 static void check_walker(void)
 {
@@ -49,7 +49,9 @@ static void check_walker(void)
 	low_ok = vmalloc_to_page(low) == virt_to_page(low) &&
 		 vmalloc_to_pfn(low + 4100) == virt_to_pfn(low + 4100) &&
 		 vmalloc_to_page((void *)PAGE_OFFSET + off) ==
-		 virt_to_page((void *)PAGE_OFFSET + off);
+		 virt_to_page((void *)PAGE_OFFSET + off) &&
+		 vmalloc_to_page(high_memory - off) ==
+		 virt_to_page(high_memory - off);
 	vm_ok = true;
 	for (i = 0; i < 3; i++) {
 		pages[i] = vmalloc_to_page(vm + i * PAGE_SIZE);

@@ -17,6 +17,16 @@
 #include <linux/uio.h>
 #include <asm/ptrace.h>
 
+/* The arch's own UAPI names are AUDIT_ARCH_<ARCH> and NT_<ARCH>_TLS. */
+#if !defined(AUDIT_ARCH_TSAR) && defined(AUDIT_ARCH_QMIPS)
+#define AUDIT_ARCH_TSAR		AUDIT_ARCH_QMIPS
+#define NT_TSAR_TLS		NT_QMIPS_TLS
+#endif
+
+#ifndef __WALL
+#define __WALL	0x40000000	/* linux/wait.h */
+#endif
+
 #ifndef PTRACE_GET_SYSCALL_INFO
 #define PTRACE_GET_SYSCALL_INFO	0x420e
 #endif
@@ -243,11 +253,85 @@ static void check_core_note(void)
 	       "status %lx tp %lx", status, tp);
 }
 
+/*
+ * clone(SIGCHLD) with s0 = 0x1111 around the syscall; returns the result
+ * and s0 as the tracee sees it afterwards.
+ */
+static long clone_with_s0(long *s0_after)
+{
+	register long v0 __asm__("v0") = __NR_clone;
+	register long a0 __asm__("a0") = SIGCHLD;
+	register long a1 __asm__("a1") = 0;
+	register long a2 __asm__("a2") = 0;
+	register long a3 __asm__("a3") = 0;
+	register long s0 __asm__("s0") = 0x1111;
+
+	/* The fifth argument (child_tid) is on the stack: 0. */
+	__asm__ volatile("addiu	$sp, $sp, -32\n\t"
+			 "sw	$0, 16($sp)\n\t"
+			 "syscall\n\t"
+			 "addiu	$sp, $sp, 32"
+			 : "+r"(v0), "+r"(a3), "+r"(s0)
+			 : "r"(a0), "r"(a1), "r"(a2)
+			 : "memory");
+	*s0_after = s0;
+	return a3 ? -v0 : v0;
+}
+
+static void fork_event_tracee(void)
+{
+	long pid, s0;
+
+	ptrace(PTRACE_TRACEME, 0, 0, 0);
+	kill(getpid(), SIGSTOP);
+	pid = clone_with_s0(&s0);
+	if (pid == 0)
+		my_syscall1(__NR_exit, 0);
+	exit(pid > 0 && s0 == 0x2222 ? 0 : 1);
+}
+
+/*
+ * A tracer's change to a callee-saved register at a PTRACE_EVENT_FORK
+ * stop, resumed with PTRACE_CONT (no syscall-exit stop), reaches the
+ * tracee: the syscall's fast way out, which does not reload s0-s7/fp,
+ * must not be taken then.
+ */
+static void check_fork_event_regs(void)
+{
+	unsigned long s0 = 0, gc = 0;
+	int sig, status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		fork_event_tracee();
+	wait_stop(pid);
+	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK);
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	sig = wait_stop(pid);
+	ptrace(PTRACE_PEEKUSR, pid, 16, (long)&s0);
+	report("fork-event-peekusr-s0",
+	       sig == (SIGTRAP | (PTRACE_EVENT_FORK << 8)) && s0 == 0x1111,
+	       "stop %x s0 %lx", sig, s0);
+	ptrace(PTRACE_POKEUSR, pid, 16, 0x2222);
+	ptrace(PTRACE_GETEVENTMSG, pid, 0, (long)&gc);
+	ptrace(PTRACE_CONT, pid, 0, 0);
+	/* The new child starts traced, stopped: let it exit. */
+	if (gc && waitpid(gc, &status, __WALL) == (pid_t)gc && WIFSTOPPED(status))
+		ptrace(PTRACE_CONT, gc, 0, 0);
+	if (gc)
+		waitpid(gc, &status, __WALL);
+	status = -1;
+	waitpid(pid, &status, 0);
+	report("fork-event-pokeusr-s0", WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "status %x%.0ld", status, 0);
+}
+
 int main(void)
 {
 	check_ptrace();
 	check_seccomp();
 	check_core_note();
+	check_fork_event_regs();
 	printf("abi-ptrace: %d failures\n", failures);
 	return failures != 0;
 }

@@ -120,8 +120,8 @@ static void bench_pipe_pingpong(void)
 	       "pipe ping-pong, write+read+switch, round trip / 2");
 }
 
-/* Two processes calling sched_yield in turn: a pair is one yield by each,
- * so two context switches. */
+/* Two processes calling sched_yield, a pair being one yield by each. Under
+ * CFS most yields return to the caller (see bench_fifo_yield). */
 static void bench_sched_yield(void)
 {
 	unsigned int n = 2000, i, t;
@@ -156,6 +156,60 @@ static void bench_sched_yield(void)
 	}
 	report("sched_yield_pair", best, n, "pair",
 	       "two processes yielding in turn");
+}
+
+/*
+ * The same with both processes SCHED_FIFO at one priority: a yield always
+ * hands the CPU to the other (under CFS a yield mostly returns to the
+ * caller, the other task's vruntime being ahead), so each yield is one
+ * syscall and one context switch.
+ */
+static int set_fifo(int prio)
+{
+	int param = prio;	/* struct sched_param */
+
+	return my_syscall3(__NR_sched_setscheduler, 0,
+			   prio ? 1 /* SCHED_FIFO */ : 0 /* SCHED_OTHER */,
+			   &param);
+}
+
+static void bench_fifo_yield(void)
+{
+	unsigned int n = 2000, i, t;
+	int go[2], r, status;
+	char c = 0;
+	pid_t pid;
+
+	if (set_fifo(1))
+		return fail("sched_setscheduler");
+	best = 0;
+	for (r = 0; r < ROUNDS; r++) {
+		if (pipe(go))
+			return fail("pipe");
+		pid = fork();
+		if (pid < 0)
+			return fail("fork");
+		if (pid == 0) {
+			close(go[0]);
+			if (write(go[1], &c, 1) != 1)
+				exit(1);
+			for (i = 0; i < n + 50; i++)
+				sched_yield();
+			exit(0);
+		}
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			return fail("yield child start");
+		close(go[0]);
+		t = cycles();
+		for (i = 0; i < n; i++)
+			sched_yield();
+		take(cycles() - t);
+		waitpid(pid, &status, 0);
+	}
+	set_fifo(0);
+	report("fifo_yield_switch", best, 2 * n, "switch",
+	       "two SCHED_FIFO processes yielding in turn, per yield");
 }
 
 static void bench_fork(void)
@@ -263,6 +317,7 @@ int main(int argc, char **argv)
 	bench_null_syscall();
 	bench_pipe_pingpong();
 	bench_sched_yield();
+	bench_fifo_yield();
 	bench_fork();
 	bench_fork_exec();
 	bench_write_fault();

@@ -24,7 +24,7 @@
 #include <asm/signal.h>
 #include <asm/asm-offsets.h>
 #include <asm/cp0.h>
-#include <asm/mmu-cp2.h>
+#include <asm/mmu-hooks.h>
 #include <asm/regdef.h>
 #include <asm/thread_info.h>
 #include <asm/unistd.h>
@@ -35,8 +35,12 @@
 /*
  * Save the interrupted context. On return sp points to the pt_regs,
  * gp to the current thread_info, k0/k1 are lost (they always are).
+ * The syscall flavour records the number and a3 for the restart logic
+ * instead of BadVAddr (stale for a syscall, as on MIPS), resumes after
+ * the syscall instruction (never in a delay slot) and, without IRQ-state
+ * tracing, turns interrupts on in the same Status write.
  */
-	.macro	SAVE_ALL
+	.macro	SAVE_ALL syscall=0
 	mfc0	k0, CP0_STATUS
 	andi	k0, k0, ST_UM
 	beqz	k0, 8f
@@ -81,35 +85,46 @@
 	mfhi	k0
 	sw	k0, PT_HI(sp)
 	mfc0	k0, CP0_EPC
+	.if	\syscall
+	addiu	k0, k0, 4
+	.endif
 	sw	k0, PT_EPC(sp)
+	.if	\syscall == 0
 	mfc0	k0, CP0_BADVADDR
 	sw	k0, PT_BADVADDR(sp)
+	.endif
 	mfc0	k0, CP0_CAUSE
 	sw	k0, PT_CAUSE(sp)
 	mfc0	k1, CP0_STATUS
 	sw	k1, PT_STATUS(sp)
+	.if	\syscall
+	sw	v0, PT_ORIG_V0(sp)
+	sw	a3, PT_ORIG_A3(sp)
+	.else
 	li	k0, -1				/* not a system call */
 	sw	k0, PT_ORIG_V0(sp)
+	.endif
 	/* The kernel's gp is the thread_info at the base of the stack. */
 	ori	gp, sp, THREAD_SIZE - 1
 	xori	gp, gp, THREAD_SIZE - 1
-	/* Kernel mode, out of EXL, interrupts still off. */
+	/* Kernel mode, out of EXL, interrupts still off (on for a syscall). */
 	li	k0, ~(ST_UM | ST_EXL | ST_ERL | ST_IE)
 	and	k1, k1, k0
+#ifndef CONFIG_TRACE_IRQFLAGS
+	.if	\syscall
+	ori	k1, k1, ST_IE
+	.endif
+#endif
 	mtc0	k1, CP0_STATUS
 	ehb
 	.endm
 
 /*
- * Restore the context in the pt_regs at sp and return to it. The saved
+ * Restore the context in the pt_regs at sp and return to it, interrupts
+ * off (every caller turned them off for its work check). The saved
  * Status has EXL set, so writing it keeps us in kernel mode until eret.
  */
 	.macro	RESTORE_ALL_AND_ERET
-	.set	push
-	.set	mips32r2
-	di
-	ehb
-	.set	pop
 	lw	k0, PT_STATUS(sp)
 	mtc0	k0, CP0_STATUS
 	lw	k0, PT_EPC(sp)
@@ -148,12 +163,7 @@
 	lw	$30, PT_R30(sp)
 	lw	$31, PT_R31(sp)
 	lw	sp, PT_R29(sp)
-	/*
-	 * MIPS clears LLbit at eret; TSAR's eret keeps the reservation, so
-	 * drop it here: an ll before the exception (another task may have
-	 * run since) must not let a later sc succeed.
-	 */
-	mtc2	zero, MMU_LL_RESET
+	mmu_eret_prepare			/* asm/mmu-hooks.h */
 	eret
 	.endm
 
@@ -199,6 +209,7 @@
 	.section .text..vectors, "ax"
 	.align	12
 SYM_CODE_START(exception_vectors)
+	mmu_refill_vector			/* EBase + 0, asm/mmu-hooks.h */
 	.org	EXC_VECTOR_OFFSET
 	mfc0	k1, CP0_CAUSE
 	andi	k1, k1, CAUSE_EXCCODE
@@ -232,16 +243,18 @@ SYM_CODE_START(handle_exception)
 SYM_CODE_END(handle_exception)
 
 SYM_CODE_START(handle_sys)
-	SAVE_ALL
-	/* Resume after the syscall instruction (never in a delay slot). */
-	lw	t0, PT_EPC(sp)
-	addiu	t0, t0, 4
-	sw	t0, PT_EPC(sp)
-	sw	v0, PT_ORIG_V0(sp)
-	sw	a3, PT_ORIG_A3(sp)
+	SAVE_ALL syscall=1
+#ifdef CONFIG_TRACE_IRQFLAGS
 	TRACE_IRQS_OFF
 	TRACE_IRQS_ON
 	IRQ_ENABLE
+	/* The calls clobbered the number and the arguments. */
+	lw	v0, PT_ORIG_V0(sp)
+	lw	a0, PT_R4(sp)
+	lw	a1, PT_R5(sp)
+	lw	a2, PT_R6(sp)
+	lw	a3, PT_R7(sp)
+#endif
 
 	/*
 	 * Arguments 5..8 live on the user stack; copy them into the
@@ -274,24 +287,21 @@ SYM_CODE_START(handle_sys)
 	.word	13b, bad_stack
 	.previous
 
+	/* The number and a0-a3 are still in their registers. */
 	lw	t0, TI_FLAGS(gp)
 	andi	t0, t0, _TIF_SYSCALL_WORK
 	bnez	t0, syscall_trace
-	 nop
+	 sltiu	t0, v0, __NR_syscalls
 
 SYM_INNER_LABEL(syscall_dispatch, SYM_L_LOCAL)
-	lw	v0, PT_ORIG_V0(sp)
-	sltiu	t0, v0, __NR_syscalls
+	/* t0: number < __NR_syscalls. Any other number, negative too: ENOSYS. */
 	beqz	t0, bad_syscall
 	 sll	t0, v0, 2
-	la	t1, sys_call_table
+	lui	t1, %hi(sys_call_table)
 	addu	t1, t1, t0
-	lw	t1, 0(t1)
-	lw	a0, PT_R4(sp)
-	lw	a1, PT_R5(sp)
-	lw	a2, PT_R6(sp)
+	lw	t1, %lo(sys_call_table)(t1)
 	jalr	t1
-	 lw	a3, PT_R7(sp)
+	 nop
 
 SYM_INNER_LABEL(syscall_return, SYM_L_LOCAL)
 	/* rt_sigreturn and execve replaced the whole context: keep it. */
@@ -301,40 +311,92 @@ SYM_INNER_LABEL(syscall_return, SYM_L_LOCAL)
 syscall_set_result:
 	/* -4095..-1 (-MAX_ERRNO..-1) is an error: a3 = 1, positive errno. */
 	li	t0, -4096
-	sltu	t0, t0, v0
-	beqz	t0, 1f
-	 sw	zero, PT_R7(sp)
-	li	t1, 1
-	sw	t1, PT_R7(sp)
+	sltu	a3, t0, v0
+	beqz	a3, 1f
+	 nop
 	subu	v0, zero, v0
-1:	sw	v0, PT_R2(sp)
+1:
+#ifdef CONFIG_TRACE_IRQFLAGS
+	/* IRQ-state tracing: always the full way out, which tells lockdep. */
+	b	syscall_exit_store
+	 nop
+#endif
+	/*
+	 * The fast way out: no work pending, so nothing but the result
+	 * changed in the frame; s0-s7/fp still hold the user's values (the
+	 * C code preserved them; a tracer's change to them sets
+	 * TIF_NOTIFY_RESUME, see ptrace.c), so they are not reloaded.
+	 */
+	IRQ_DISABLE
+	lw	t0, TI_FLAGS(gp)
+	andi	t0, t0, _TIF_WORK_MASK | _TIF_SYSCALL_WORK
+	bnez	t0, syscall_exit_slow
+	 lw	k0, PT_STATUS(sp)
+	mtc0	k0, CP0_STATUS
+	lw	k0, PT_EPC(sp)
+	mtc0	k0, CP0_EPC
+	ehb
+	lw	k0, PT_LO(sp)
+	mtlo	k0
+	lw	k0, PT_HI(sp)
+	mthi	k0
+	lw	$1, PT_R1(sp)
+	lw	$3, PT_R3(sp)
+	lw	$4, PT_R4(sp)
+	lw	$5, PT_R5(sp)
+	lw	$6, PT_R6(sp)
+	lw	$8, PT_R8(sp)
+	lw	$9, PT_R9(sp)
+	lw	$10, PT_R10(sp)
+	lw	$11, PT_R11(sp)
+	lw	$12, PT_R12(sp)
+	lw	$13, PT_R13(sp)
+	lw	$14, PT_R14(sp)
+	lw	$15, PT_R15(sp)
+	lw	$24, PT_R24(sp)
+	lw	$25, PT_R25(sp)
+	lw	$28, PT_R28(sp)
+	lw	$31, PT_R31(sp)
+	lw	sp, PT_R29(sp)
+	mmu_eret_prepare			/* asm/mmu-hooks.h */
+	eret
+
+syscall_exit_slow:
+	/* Work pending: the result goes into the frame, the full way out. */
+	IRQ_ENABLE
+syscall_exit_store:
+	sw	v0, PT_R2(sp)
+	sw	a3, PT_R7(sp)
 syscall_exit_work:
 	lw	t0, TI_FLAGS(gp)
 	andi	t0, t0, _TIF_SYSCALL_WORK
-	beqz	t0, ret_from_exception
+	beqz	t0, ret_to_user
 	 nop
 	jal	syscall_trace_leave
 	 move	a0, sp
-	j	ret_from_exception
+	j	ret_to_user
 	 nop
 
 syscall_trace:
 	/*
 	 * Returns 0 to run the call whose number it left in orig_v0 (the
-	 * tracer may have changed it), or -1 to skip it: the registers then
-	 * stay as the tracer or seccomp left them, and the exit stop is
-	 * still reported.
+	 * tracer may have changed it and the arguments), or -1 to skip it:
+	 * the registers then stay as the tracer or seccomp left them, and
+	 * the exit stop is still reported.
 	 */
 	jal	syscall_trace_enter
 	 move	a0, sp
-	bgez	v0, syscall_dispatch
-	 nop
-	j	syscall_exit_work
-	 nop
+	bltz	v0, syscall_exit_work
+	 lw	v0, PT_ORIG_V0(sp)
+	lw	a0, PT_R4(sp)
+	lw	a1, PT_R5(sp)
+	lw	a2, PT_R6(sp)
+	lw	a3, PT_R7(sp)
+	b	syscall_dispatch
+	 sltiu	t0, v0, __NR_syscalls
 
 bad_syscall:
-	/* Any number out of the table, negative ones included: ENOSYS. */
-	j	syscall_set_result
+	b	syscall_set_result
 	 li	v0, -ENOSYS
 
 bad_stack:
@@ -346,7 +408,7 @@ bad_stack:
 	 */
 	jal	force_sig
 	 li	a0, SIGSEGV
-	j	syscall_set_result
+	b	syscall_set_result
 	 li	v0, -EFAULT
 SYM_CODE_END(handle_sys)
 
@@ -471,7 +533,13 @@ SYM_FUNC_END(__switch_to)
 /* Entry point per exception code; the vector indexes it with ExcCode * 4. */
 SYM_DATA_START(exception_entries)
 	.word	handle_int
+#ifdef MMU_EXC_ENTRY_MOD
+	/* The MMU layer's fast paths for Mod, TLBL, TLBS (asm/mmu-hooks.h). */
+	.word	MMU_EXC_ENTRY_MOD, MMU_EXC_ENTRY_TLBL, MMU_EXC_ENTRY_TLBS
+	.rept	EXC_SYS - 4
+#else
 	.rept	EXC_SYS - 1
+#endif
 	.word	handle_exception
 	.endr
 	.word	handle_sys

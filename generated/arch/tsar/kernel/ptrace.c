@@ -23,6 +23,16 @@ static_assert(offsetof(struct pt_regs, cause) - offsetof(struct pt_regs, regs) =
 	      offsetof(struct user_regs_struct, cause) -
 	      offsetof(struct user_regs_struct, regs));
 
+/*
+ * A syscall's fast way out (entry.S) does not reload s0-s7/fp, which the
+ * C code preserved: after a tracer's change to the saved registers, the
+ * tracee must take the full way out, which TIF_NOTIFY_RESUME forces.
+ */
+static void regs_changed(struct task_struct *child)
+{
+	set_tsk_thread_flag(child, TIF_NOTIFY_RESUME);
+}
+
 static int gpr_get(struct task_struct *target, const struct user_regset *regset,
 		   struct membuf to)
 {
@@ -48,6 +58,7 @@ static int gpr_set(struct task_struct *target, const struct user_regset *regset,
 	regs->lo = uregs.lo;
 	regs->hi = uregs.hi;
 	regs->epc = uregs.epc;
+	regs_changed(target);
 	return 0;
 }
 
@@ -93,7 +104,7 @@ static const struct user_regset tsar_regsets[] = {
 };
 
 static const struct user_regset_view tsar_regset_view = {
-	.name = "tsar",
+	.name = ELF_ARCH_NAME,
 	.e_machine = ELF_ARCH,
 	.regsets = tsar_regsets,
 	.n = ARRAY_SIZE(tsar_regsets),
@@ -214,10 +225,12 @@ long arch_ptrace(struct task_struct *child, long request,
 	case PTRACE_PEEKUSR:
 		return peek_user(child, addr, datap);
 	case PTRACE_POKEUSR:
+		regs_changed(child);
 		return poke_user(child, addr, data);
 	case PTRACE_GETREGS:
 		return get_mips_regs(child, (struct user_regs_mips __user *)data);
 	case PTRACE_SETREGS:
+		regs_changed(child);
 		return set_mips_regs(child, (struct user_regs_mips __user *)data);
 	case PTRACE_GET_THREAD_AREA:
 		return put_user(task_thread_info(child)->tp_value, datap);

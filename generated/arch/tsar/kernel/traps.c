@@ -23,7 +23,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/cp0.h>
-#include <asm/mmu-cp2.h>
+#include <asm/mmu-hooks.h>
 #include <asm/traps.h>
 
 static const char * const exc_names[32] = {
@@ -125,8 +125,8 @@ void __noreturn die(const char *str, struct pt_regs *regs, long err)
  * A fault that user mode caused becomes a signal; one the kernel caused
  * is fixed up if the instruction has an __ex_table entry, else fatal.
  */
-static void trap_or_die(struct pt_regs *regs, int signo, int code,
-			unsigned long addr, const char *str)
+void trap_or_die(struct pt_regs *regs, int signo, int code,
+		 unsigned long addr, const char *str)
 {
 	if (user_mode(regs)) {
 		force_sig_fault(signo, code, (void __user *)addr);
@@ -251,8 +251,7 @@ static void do_address_error(struct pt_regs *regs)
  * DBVAR (and BadVAddr) hold the faulting data address with bits 1..0
  * cleared; the instruction's base + offset gives the exact byte.
  */
-static unsigned long exact_data_address(struct pt_regs *regs,
-					unsigned long dbvar)
+unsigned long exact_data_address(struct pt_regs *regs, unsigned long dbvar)
 {
 	unsigned long addr;
 	u32 insn;
@@ -268,33 +267,16 @@ static unsigned long exact_data_address(struct pt_regs *regs,
 }
 
 /*
- * MMU faults arrive as bus errors with the cause in IETR/DETR and the
- * address in IBVAR/DBVAR; translation misses and permission faults go
- * to the page-fault handler, real bus errors are fatal or SIGBUS.
+ * A bus error the MMU layer did not claim (see mmu_exception()): a real
+ * one, fatal in the kernel, SIGBUS in user mode.
  */
 static void do_bus_error(struct pt_regs *regs, bool exec)
 {
-	unsigned long type = exec ? read_c2_ietr() : read_c2_detr();
-	unsigned long addr = exec ? read_c2_ibvar() : read_c2_dbvar();
-	bool write = !exec && !(type & MMU_FAULT_READ);
+	unsigned long addr = exec ? regs->epc : regs->badvaddr;
 
-	if (!exec)
-		addr = exact_data_address(regs, addr);
-
-	type &= ~MMU_FAULT_READ;
-	switch (type) {
-	case MMU_FAULT_PT1_UNMAPPED:
-	case MMU_FAULT_PT2_UNMAPPED:
-	case MMU_FAULT_ACCESS_VIOLATION:
-	case MMU_FAULT_EXEC_VIOLATION:
-	case MMU_FAULT_PRIVILEGE_VIOLATION:
-		do_page_fault(regs, addr, type, write, exec);
-		return;
-	default:
-		pr_alert("%s bus error at %08lx (type %#lx), epc %08lx\n",
-			 exec ? "instruction" : "data", addr, type, regs->epc);
-		trap_or_die(regs, SIGBUS, BUS_ADRERR, addr, "Bus error");
-	}
+	pr_alert("%s bus error at %08lx, epc %08lx\n",
+		 exec ? "instruction" : "data", addr, regs->epc);
+	trap_or_die(regs, SIGBUS, BUS_ADRERR, addr, "Bus error");
 }
 
 /* Break/trap codes with a meaning, as on MIPS (asm/break.h there). */
@@ -386,8 +368,30 @@ static void do_trap_insn(struct pt_regs *regs)
 	user_trap_code(regs, code, 0);
 }
 
+/*
+ * "rdhwr rt, $29" (the TLS pointer) on a core without the UserLocal
+ * register (Config3.ULRI clear) raises a reserved-instruction exception:
+ * give user mode its thread pointer as MIPS Linux does.
+ */
+static bool emulate_rdhwr_tls(struct pt_regs *regs)
+{
+	u32 insn;
+
+	if (!user_mode(regs) || (regs->cause & CAUSE_BD))
+		return false;
+	if (get_user(insn, (u32 __user *)regs->epc))
+		return false;
+	if ((insn & 0xffe0ffff) != 0x7c00e83b)	/* SPECIAL3 rdhwr, rd = 29 */
+		return false;
+	regs->regs[(insn >> 16) & 31] = current_thread_info()->tp_value;
+	regs->epc += 4;
+	return true;
+}
+
 static void do_reserved(struct pt_regs *regs)
 {
+	if (emulate_rdhwr_tls(regs))
+		return;
 	trap_or_die(regs, SIGILL, ILL_ILLOPC, regs->epc,
 		    "Reserved instruction");
 }
@@ -411,6 +415,12 @@ asmlinkage void do_exception(struct pt_regs *regs)
 	/* Synchronous faults run with interrupts as the context had them. */
 	if (regs->status & ST_IE)
 		local_irq_enable();
+
+	/* TLB, page-table walker or bus faults: the MMU layer's. */
+	if (mmu_exception(regs, code)) {
+		local_irq_disable();
+		return;
+	}
 
 	switch (code) {
 	case EXC_ADEL:

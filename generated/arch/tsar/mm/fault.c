@@ -87,7 +87,13 @@ void do_page_fault(struct pt_regs *regs, unsigned long addr,
 		write = insn_is_store(regs);
 
 	if (addr >= TASK_SIZE) {
-		if (!user_mode(regs) && type != MMU_FAULT_PRIVILEGE_VIOLATION &&
+		/*
+		 * Only a missing entry can be a stale page directory; a write
+		 * to read-only or a fetch from non-executable kernel memory is
+		 * an error (on a mapping that exists, so it must not retry).
+		 */
+		if (!user_mode(regs) && (type == MMU_FAULT_PT1_UNMAPPED ||
+					 type == MMU_FAULT_PT2_UNMAPPED) &&
 		    vmalloc_fault(addr) == 0)
 			return;
 		goto bad_area_nosemaphore;

@@ -14,6 +14,8 @@
 #define ELF_CLASS	ELFCLASS32
 #define ELF_DATA	ELFDATA2LSB
 #define ELF_ARCH	EM_MIPS
+/* The arch's name, as ptrace's regset view calls it. */
+#define ELF_ARCH_NAME	"tsar"
 
 #define EF_MIPS_ABI2    0x20
 /* Accept only objects of this ABI. */

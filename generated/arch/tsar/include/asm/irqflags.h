@@ -14,12 +14,12 @@
 #include <linux/types.h>
 #include <asm/cp0.h>
 
-static inline unsigned long arch_local_save_flags(void)
+static __always_inline unsigned long arch_local_save_flags(void)
 {
 	return read_c0_status();
 }
 
-static inline unsigned long arch_local_irq_save(void)
+static __always_inline unsigned long arch_local_irq_save(void)
 {
 	unsigned long flags;
 
@@ -33,7 +33,7 @@ static inline unsigned long arch_local_irq_save(void)
 	return flags;
 }
 
-static inline void arch_local_irq_disable(void)
+static __always_inline void arch_local_irq_disable(void)
 {
 	__asm__ __volatile__(
 		"	.set	push\n"
@@ -44,7 +44,7 @@ static inline void arch_local_irq_disable(void)
 		: : : "memory");
 }
 
-static inline void arch_local_irq_enable(void)
+static __always_inline void arch_local_irq_enable(void)
 {
 	__asm__ __volatile__(
 		"	.set	push\n"
@@ -55,17 +55,17 @@ static inline void arch_local_irq_enable(void)
 		: : : "memory");
 }
 
-static inline int arch_irqs_disabled_flags(unsigned long flags)
+static __always_inline int arch_irqs_disabled_flags(unsigned long flags)
 {
 	return !(flags & ST_IE);
 }
 
-static inline int arch_irqs_disabled(void)
+static __always_inline int arch_irqs_disabled(void)
 {
 	return arch_irqs_disabled_flags(arch_local_save_flags());
 }
 
-static inline void arch_local_irq_restore(unsigned long flags)
+static __always_inline void arch_local_irq_restore(unsigned long flags)
 {
 	if (arch_irqs_disabled_flags(flags))
 		arch_local_irq_disable();

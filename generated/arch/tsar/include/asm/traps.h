@@ -9,6 +9,12 @@ struct pt_regs;
 
 void __noreturn die(const char *str, struct pt_regs *regs, long err);
 int fixup_exception(struct pt_regs *regs);
+void trap_or_die(struct pt_regs *regs, int signo, int code,
+		 unsigned long addr, const char *str);
+/* The exact byte address of the faulting load/store (BadVAddr may hold the word). */
+unsigned long exact_data_address(struct pt_regs *regs, unsigned long addr);
+/* Each MMU layer's exception hook (asm/mmu-hooks.h): true when it handled code. */
+bool mmu_exception(struct pt_regs *regs, unsigned int exccode);
 void do_page_fault(struct pt_regs *regs, unsigned long addr,
 		   unsigned long type, bool write, bool exec);
 

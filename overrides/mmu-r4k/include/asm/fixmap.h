@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Compile-time virtual addresses below FIXADDR_TOP in kseg2, mapped
+ * through one statically allocated page of PTEs (mm/init.c) so that
+ * they work before the page allocator does.
+ */
+#ifndef _ASM_R4K_FIXMAP_H
+#define _ASM_R4K_FIXMAP_H
+
+#include <asm/mem-layout.h>
+#include <asm/page.h>
+
+#ifndef __ASSEMBLY__
+
+#include <asm/pgtable.h>
+
+enum fixed_addresses {
+	FIX_HOLE,
+	/* The early console's registers, until its driver ioremaps them. */
+	FIX_EARLYCON_MEM_BASE,
+	__end_of_fixed_addresses
+};
+
+#define FIXADDR_SIZE		(__end_of_fixed_addresses << PAGE_SHIFT)
+#define FIXADDR_START		(FIXADDR_TOP - FIXADDR_SIZE)
+
+#define FIXMAP_PAGE_IO		PAGE_KERNEL_NOCACHE
+
+void __set_fixmap(enum fixed_addresses idx, phys_addr_t phys, pgprot_t prot);
+void early_fixmap_init(void);
+
+#include <asm-generic/fixmap.h>
+
+#endif /* !__ASSEMBLY__ */
+
+#endif /* _ASM_R4K_FIXMAP_H */
