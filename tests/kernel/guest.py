@@ -7,13 +7,20 @@ spec names a QEMU machine, platform.qemu) and returns the exit
 status, the console output (CRLF folded) and the emulator's stderr;
 ``Kernel.run_programs`` boots with ``portkit_run=`` to run guest test
 programs (userland/tests/<name>.c) after the smoke checks.
+
+``prebuild`` builds the kernels a session will ask for in a background
+thread, one after another at low priority, so that they build while the
+tests before them run (the emulator boots use one core of two); a test
+asking for a kernel still being built waits for it.
 """
 import os
+import pathlib
 import re
 import subprocess
 import sys
+import threading
 
-from kbuild import OTHER_SPECS, ROOT, SPECS, load_spec, run
+from kbuild import OTHER_SPECS, ROOT, SPECS, kill_running, load_spec, run
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from importlib import import_module  # noqa: E402
@@ -22,24 +29,27 @@ qemu_command = import_module("qemu-cmd").qemu_command
 
 EMU = ROOT / "build" / "bin" / "tsar-emu"
 BOOT_TIMEOUT = 120          # seconds of wall clock the emulator may take
-_built = {}
+_built = {}                 # (key, variant) -> Kernel
+_prebuilt = {}              # (key, variant) -> Event set once its build ended
+_prebuild_errors = {}
+_stop = threading.Event()
 
 
 class Kernel:
     """vmlinux (with the initramfs) and the DTB built for one spec and variant."""
 
-    def __init__(self, key, variant=None):
+    def __init__(self, key, variant=None, background=False):
         self.key, self.variant = key, variant
         path = SPECS.get(key) or OTHER_SPECS[key]
         self.spec = load_spec(path)
         rel = os.path.relpath(path, ROOT)
         self.qemu = bool(self.spec["platform"]["qemu"])
         cmd = ["make", "--no-print-directory", "kernel", f"SPEC={rel}"]
-        if not self.qemu:
+        if not self.qemu and not background:
             cmd.append("emulator")
         if variant:
             cmd.append(f"VARIANT={variant}")
-        run(cmd, timeout=3600)
+        run(cmd, timeout=3600, nice=background)
         name = self.spec["arch"]["name"] if key == "tsar" else key
         out = ROOT / "build" / (f"{name}-{variant}" if variant else name)
         self.out = out
@@ -82,6 +92,57 @@ def program_status(out, name):
 
 def guest_kernel(key="tsar", variant=None):
     """The kernel for (spec, variant), built on first use in this session."""
-    if (key, variant) not in _built:
-        _built[key, variant] = Kernel(key, variant)
-    return _built[key, variant]
+    k = (key, variant)
+    if k in _prebuilt:
+        _prebuilt[k].wait()
+        if k in _prebuild_errors:
+            raise _prebuild_errors[k]
+    if k not in _built:
+        _built[k] = Kernel(key, variant)
+    return _built[k]
+
+
+def prebuild(kernels):
+    """Start building these (key, variant) kernels in the background, in order."""
+    todo = [k for k in dict.fromkeys(kernels) if k not in _built and k not in _prebuilt]
+    if not todo:
+        return
+    if any(not load_spec(SPECS.get(k) or OTHER_SPECS[k]).get("platform", {}).get("qemu")
+           for k, _ in todo):
+        run(["make", "--no-print-directory", "emulator"])   # before the builds, once
+    for k in todo:
+        _prebuilt[k] = threading.Event()
+
+    def build_all():
+        for k in todo:
+            try:
+                if not _stop.is_set():
+                    _built[k] = Kernel(*k, background=True)
+            except Exception as e:          # reported by the tests that need it
+                _prebuild_errors[k] = e
+            finally:
+                _prebuilt[k].set()
+
+    threading.Thread(target=build_all, name="kernel-prebuild", daemon=True).start()
+
+
+def stop_prebuild():
+    """End the background builds (the session is over)."""
+    _stop.set()
+    kill_running()
+    for ev in _prebuilt.values():
+        ev.set()
+
+
+def kernels_used_by(path):
+    """(key, variant) pairs a test file asks guest_kernel for, in order.
+
+    Read from its source, to plan the background builds only: a kernel
+    this misses is still built when a test asks for it."""
+    src = pathlib.Path(path).read_text()
+    found = []
+    for m in re.finditer(r'guest_kernel\(\s*(?:"([\w.-]+)"|(request\.param))?'
+                         r'(?:\s*,\s*"([\w.-]+)")?\s*\)', src):
+        keys = list(SPECS) if m.group(2) else [m.group(1) or "tsar"]
+        found += [(key, m.group(3)) for key in keys]
+    return found

@@ -5,10 +5,13 @@ hard-linked kernel tree, build/ktree/<spec stem>/, with arch/<name> linked to
 that spec's generated output (make kernel-tree SPEC=...); these helpers run
 kbuild there, in a per-spec output directory under build/tests/.
 """
+import contextlib
 import os
 import pathlib
+import signal
 import subprocess
 import sys
+import threading
 
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -27,9 +30,11 @@ SPECS = {
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
 }
 # Specs of other architectures (guest_kernel accepts these keys too; the
-# TSAR boot tests iterate over SPECS only). qmips: issue 9, booted in QEMU.
+# TSAR boot tests iterate over SPECS only). qmips: issue 9, booted in QEMU;
+# tsar-page-offset: the default spec with only layout.page_offset changed.
 OTHER_SPECS = {
     "qmips": ROOT / "specs" / "qmips.yaml",
+    "tsar-page-offset": ROOT / "tests" / "specs" / "tsar-page-offset.yaml",
 }
 
 
@@ -38,15 +43,53 @@ def load_spec(path):
     return _load(path).data
 
 
-def run(cmd, cwd=ROOT, timeout=1800, check=True, env=None):
-    """Run a command, returning CompletedProcess with text output."""
-    proc = subprocess.run(cmd, cwd=cwd, timeout=timeout, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          env=env)
+# One make at a time in the repository: kernels built in the background
+# (guest.prebuild) share build/ktree and build/gen with the tests' own make
+# runs, and a half-updated tree must never be seen by another build.
+MAKE_LOCK = threading.RLock()
+_running = set()
+
+
+def run(cmd, cwd=ROOT, timeout=1800, check=True, env=None, nice=False):
+    """Run a command, returning CompletedProcess with text output.
+
+    make commands hold MAKE_LOCK; ``nice`` runs the command at the lowest
+    priority (background builds that must not slow the tests' boots)."""
+    argv = [str(c) for c in cmd]
+    if nice:
+        argv = ["nice", "-n", "19", *argv]
+    with MAKE_LOCK if cmd[0] == "make" else contextlib.nullcontext():
+        proc = subprocess.Popen(argv, cwd=cwd, text=True, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        _running.add(proc)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except BaseException:
+            kill(proc)
+            raise
+        finally:
+            _running.discard(proc)
+    res = subprocess.CompletedProcess(argv, proc.returncode, out)
     if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(map(str, cmd))} failed "
-                             f"({proc.returncode}):\n{proc.stdout[-6000:]}")
-    return proc
+        raise AssertionError(f"{' '.join(argv)} failed "
+                             f"({proc.returncode}):\n{out[-6000:]}")
+    return res
+
+
+def kill(proc):
+    """Stop a command started by run() and everything it started."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def kill_running():
+    """Stop every command run() is waiting for (at the end of a session)."""
+    for proc in list(_running):
+        kill(proc)
 
 
 class KernelTree:
