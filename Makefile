@@ -48,6 +48,9 @@ endif
 KOUT_BASE := $(KOUT)
 KOUT       = $(KOUT_BASE)-$(VARIANT)
 endif
+# The userland depends on the spec, not on the kernel configuration: the
+# variants of a spec share the spec's (built once per spec).
+UOUT       = $(if $(VARIANT),$(KOUT_BASE),$(KOUT))
 
 KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
 EMU        = $(BUILD)/bin/tsar-emu
@@ -118,8 +121,8 @@ MMU_WALKER     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) mmu.walker)
 
 # UAPI headers and the userland (nolibc) built against them: the initramfs.
 userland: kconfig
-	$(KMAKE) headers_install INSTALL_HDR_PATH=$(KOUT)/sysroot
-	$(MAKE) -C userland OUT=$(KOUT)/userland SYSROOT=$(KOUT)/sysroot \
+	$(KMAKE) headers_install INSTALL_HDR_PATH=$(UOUT)/sysroot
+	$(MAKE) -C userland OUT=$(UOUT)/userland SYSROOT=$(UOUT)/sysroot \
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
 		SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
@@ -134,7 +137,7 @@ MODSRC    := $(TOP)/userland/modules
 kernel: userland
 	@test -f $(KOUT)/modules.list || echo 'dir /lib 0755 0 0' > $(KOUT)/modules.list
 	@$(KSRC)/scripts/config --file $(KOUT)/.config \
-		--set-str INITRAMFS_SOURCE "$(KOUT)/userland/initramfs.list $(KOUT)/modules.list"
+		--set-str INITRAMFS_SOURCE "$(UOUT)/userland/initramfs.list $(KOUT)/modules.list"
 	@$(KMAKE) olddefconfig >/dev/null
 	@echo "  KBUILD  vmlinux for $(ARCH_NAME) in $(KOUT) (about 3 minutes from scratch on 2 cores)"
 	@# The log lets ./generate.py --status map undefined symbols to responsibilities.
