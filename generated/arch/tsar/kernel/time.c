@@ -9,6 +9,7 @@
 
 #include <linux/clk.h>
 #include <linux/clk-provider.h>
+#include <linux/clocksource.h>
 #include <linux/init.h>
 #include <linux/of.h>
 #include <linux/of_clk.h>
