@@ -19,6 +19,7 @@
 #include <asm/mmu_context.h>
 #include <asm/pgalloc.h>
 #include <asm/sections.h>
+#include <asm/setup.h>
 #include <asm/tlb-r4k.h>
 #include <asm/tlbflush.h>
 
