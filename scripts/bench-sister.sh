@@ -84,5 +84,5 @@ ${CROSS}size "$QOUT/vmlinux" "$MOUT/vmlinux"
 run_one qmips-mipssim timeout 300 $PY "$TOP/scripts/qemu-cmd.py" --exec "$TOP/specs/qmips.yaml" \
 	"$QOUT/vmlinux" console=ttyS0 portkit_nolibc_test=1
 run_one stock-malta timeout 300 qemu-system-mipsel -M malta -cpu 24Kc -m 128M \
-	-display none -monitor none -serial stdio -no-reboot -kernel "$MOUT/vmlinux" \
+	-display none -monitor none -serial stdio -nic none -vga none -no-reboot -kernel "$MOUT/vmlinux" \
 	-append "console=ttyS0 portkit_nolibc_test=1"
