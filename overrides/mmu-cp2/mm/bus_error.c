@@ -2,18 +2,67 @@
 /*
  * The CP2 walker reports MMU faults as bus errors, with the cause in
  * IETR/DETR and the address in IBVAR/DBVAR: translation misses and
- * permission faults go to the page-fault handler, real bus errors are
- * fatal or SIGBUS. Called by the family's do_exception() (traps.c).
+ * permission faults go to the family's page-fault handler (mm/fault.c),
+ * real bus errors are fatal or SIGBUS. Called by the family's
+ * do_exception() (traps.c).
  */
 
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/signal.h>
+#include <linux/uaccess.h>
 
 #include <asm/cp0.h>
 #include <asm/mmu-hooks.h>
+#include <asm/pgalloc.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
+
+/*
+ * The walker reports "unmapped" faults as reads even for stores. Look at
+ * the faulting instruction so a store is handled as a write at once
+ * (instead of mapping the page read-only and faulting a second time).
+ */
+static bool insn_is_store(struct pt_regs *regs)
+{
+	unsigned long pc = regs->epc + ((regs->cause & CAUSE_BD) ? 4 : 0);
+	u32 insn, op;
+
+	if (user_mode(regs)) {
+		if (get_user(insn, (u32 __user *)pc))
+			return false;
+	} else if (get_kernel_nofault(insn, (u32 *)pc)) {
+		return false;
+	}
+	op = insn >> 26;
+	/* sb sh swl sw (0x28-0x2b), swr (0x2e), sc (0x38) */
+	return (op >= 0x28 && op <= 0x2b) || op == 0x2e || op == 0x38;
+}
+
+/*
+ * vmalloc and ioremap mappings are made in swapper_pg_dir; other page
+ * directories copy the first-level entry when they first touch it.
+ */
+static int vmalloc_fault(unsigned long addr)
+{
+	unsigned int index = pgd_index(addr);
+	pgd_t *pgd, *pgd_k;
+	pmd_t *pmd_k;
+	pte_t *pte_k;
+
+	pgd = (pgd_t *)__va((phys_addr_t)read_c2_ptpr() << PTPR_SHIFT) + index;
+	pgd_k = swapper_pg_dir + index;
+	pmd_k = pmd_offset(pud_offset(p4d_offset(pgd_k, addr), addr), addr);
+	if (pmd_none(*pmd_k) || pmd_bad(*pmd_k))
+		return -1;
+	WRITE_ONCE(*pgd, *pgd_k);
+
+	pte_k = pte_offset_kernel(pmd_k, addr);
+	if (!pte_present(ptep_get(pte_k)))
+		return -1;
+	return 0;
+}
 
 static void do_bus_error(struct pt_regs *regs, bool exec)
 {
@@ -28,6 +77,17 @@ static void do_bus_error(struct pt_regs *regs, bool exec)
 	switch (type) {
 	case MMU_FAULT_PT1_UNMAPPED:
 	case MMU_FAULT_PT2_UNMAPPED:
+		if (!exec && !write)
+			write = insn_is_store(regs);
+		/*
+		 * Only a missing entry can be a stale page directory; a write
+		 * to read-only or a fetch from non-executable kernel memory is
+		 * an error (on a mapping that exists, so it must not retry).
+		 */
+		if (addr >= TASK_SIZE && !user_mode(regs) &&
+		    vmalloc_fault(addr) == 0)
+			return;
+		fallthrough;
 	case MMU_FAULT_ACCESS_VIOLATION:
 	case MMU_FAULT_EXEC_VIOLATION:
 	case MMU_FAULT_PRIVILEGE_VIOLATION:

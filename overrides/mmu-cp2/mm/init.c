@@ -34,8 +34,6 @@
 #include <asm/tlbflush.h>
 
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __aligned(PAGE_SIZE << PGD_ORDER);
-unsigned long empty_zero_page[PAGE_SIZE / sizeof(unsigned long)] __page_aligned_bss;
-EXPORT_SYMBOL(empty_zero_page);
 
 /* The second-level table of the fixmap region, in use from early boot. */
 static pte_t fixmap_pte[PTRS_PER_PTE] __page_aligned_bss;
@@ -43,41 +41,10 @@ static pte_t fixmap_pte[PTRS_PER_PTE] __page_aligned_bss;
 /* Highest address the linear map may reach: vmalloc needs the rest. */
 #define LOWMEM_LIMIT	(FIXADDR_TOP - VMALLOC_MIN_SIZE - 2 * VMALLOC_OFFSET)
 
-static const pgprot_t protection_map[16] = {
-	[VM_NONE]					= PAGE_NONE,
-	[VM_READ]					= PAGE_READONLY,
-	[VM_WRITE]					= PAGE_COPY,
-	[VM_WRITE | VM_READ]				= PAGE_COPY,
-	[VM_EXEC]					= PAGE_READONLY_EXEC,
-	[VM_EXEC | VM_READ]				= PAGE_READONLY_EXEC,
-	[VM_EXEC | VM_WRITE]				= PAGE_COPY_EXEC,
-	[VM_EXEC | VM_WRITE | VM_READ]			= PAGE_COPY_EXEC,
-	[VM_SHARED]					= PAGE_NONE,
-	[VM_SHARED | VM_READ]				= PAGE_READONLY,
-	[VM_SHARED | VM_WRITE]				= PAGE_SHARED,
-	[VM_SHARED | VM_WRITE | VM_READ]		= PAGE_SHARED,
-	[VM_SHARED | VM_EXEC]				= PAGE_READONLY_EXEC,
-	[VM_SHARED | VM_EXEC | VM_READ]			= PAGE_READONLY_EXEC,
-	[VM_SHARED | VM_EXEC | VM_WRITE]		= PAGE_SHARED_EXEC,
-	[VM_SHARED | VM_EXEC | VM_WRITE | VM_READ]	= PAGE_SHARED_EXEC,
-};
-DECLARE_VM_GET_PAGE_PROT
-
 void __init early_fixmap_init(void)
 {
 	WRITE_ONCE(swapper_pg_dir[pgd_index(FIXADDR_START)],
 		   __pgd(_PMD_TABLE | virt_to_pfn(fixmap_pte) << PTD1_PTPN_SHIFT));
-}
-
-void __set_fixmap(enum fixed_addresses idx, phys_addr_t phys, pgprot_t prot)
-{
-	unsigned long addr = __fix_to_virt(idx);
-	pte_t *ptep = &fixmap_pte[pte_index(addr)];
-
-	if (pgprot_val(prot))
-		set_pte(ptep, pfn_pte(phys >> PAGE_SHIFT, prot));
-	else
-		pte_clear(&init_mm, addr, ptep);
 }
 
 /* The 2 MiB regions holding the kernel image. */
@@ -203,7 +170,6 @@ static void __init relocate_dtb(phys_addr_t lowmem_end)
  */
 void __init paging_init(void)
 {
-	unsigned long max_zone_pfn[MAX_NR_ZONES] = { 0 };
 	phys_addr_t lowmem_end = __pa(LOWMEM_LIMIT);
 	phys_addr_t start, end;
 	unsigned int i;
@@ -234,19 +200,7 @@ void __init paging_init(void)
 		if (pmd_leaf(__pmd(pgd_val(swapper_pg_dir[i]))))
 			swapper_pg_dir[i] = __pgd(0);
 
-	min_low_pfn = PFN_UP(memblock_start_of_DRAM());
-	max_low_pfn = PFN_DOWN(memblock_end_of_DRAM());
-	max_pfn = max_low_pfn;
-	set_max_mapnr(max_low_pfn - ARCH_PFN_OFFSET);
-	high_memory = (void *)__va(max_low_pfn << PAGE_SHIFT);
-
-	max_zone_pfn[ZONE_NORMAL] = max_low_pfn;
-	free_area_init(max_zone_pfn);
-}
-
-void __init mem_init(void)
-{
-	memblock_free_all();
+	lowmem_zones_init();
 }
 
 pgd_t *pgd_alloc(struct mm_struct *mm)

@@ -11,16 +11,13 @@
 #include <linux/memblock.h>
 #include <linux/of.h>
 #include <linux/of_fdt.h>
-#include <linux/of_platform.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include <asm/board.h>
 #include <asm/cp0.h>
-#include <asm/fixmap.h>
 #include <asm/mmu-tlb.h>
 #include <asm/page.h>
-#include <asm/sections.h>
 #include <asm/semihosting.h>
 #include <asm/setup.h>
 
@@ -75,17 +72,8 @@ void __init setup_arch(char **cmdline_p)
 		panic("The built-in device tree is not valid");
 	cmdline_from_host();
 
-	setup_initial_init_mm(_stext, _etext, _edata, _end);
-	*cmdline_p = boot_command_line;
-
-	/* The TLB and the fixmap before anything touches kseg2. */
-	early_fixmap_init();
-	parse_early_param();
-
-	memblock_reserve(__pa_symbol(_text), _end - _text);
-	early_init_fdt_scan_reserved_mem();
-
-	paging_init();
+	/* The TLB, the fixmap and the page tables: before any kseg2 access. */
+	setup_memory(cmdline_p);
 
 	unflatten_device_tree();
 
@@ -95,14 +83,8 @@ void __init setup_arch(char **cmdline_p)
 		read_c0_prid(), TLB_ENTRIES);
 }
 
-static int __init qmips_device_probe(void)
-{
-	return of_platform_default_populate(NULL, NULL, NULL);
-}
-arch_initcall(qmips_device_probe);
-
 /* /proc/cpuinfo */
-static int c_show(struct seq_file *m, void *v)
+int show_cpuinfo(struct seq_file *m, void *v)
 {
 	seq_printf(m, "processor\t\t: %lu\n", (unsigned long)v - 1);
 	seq_printf(m, "cpu model\t\t: MIPS 24Kc (PRId %08lx)\n", read_c0_prid());
@@ -114,25 +96,3 @@ static int c_show(struct seq_file *m, void *v)
 		   TLB_ENTRIES);
 	return 0;
 }
-
-static void *c_start(struct seq_file *m, loff_t *pos)
-{
-	return *pos < nr_cpu_ids ? (void *)(unsigned long)(*pos + 1) : NULL;
-}
-
-static void *c_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	++*pos;
-	return c_start(m, pos);
-}
-
-static void c_stop(struct seq_file *m, void *v)
-{
-}
-
-const struct seq_operations cpuinfo_op = {
-	.start	= c_start,
-	.next	= c_next,
-	.stop	= c_stop,
-	.show	= c_show,
-};

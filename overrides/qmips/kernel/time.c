@@ -8,14 +8,11 @@
  */
 
 #include <linux/clockchips.h>
-#include <linux/clocksource.h>
-#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irqdomain.h>
 #include <linux/of.h>
-#include <linux/sched_clock.h>
 
 #include <asm/board.h>
 #include <asm/cp0.h>
@@ -23,24 +20,6 @@
 
 /* IntCtl.IPTI: the Cause.IP bit the timer raises (2..7). */
 #define INTCTL_IPTI_SHIFT	29
-
-static u64 count_read(struct clocksource *cs)
-{
-	return read_c0_count();
-}
-
-static struct clocksource count_clocksource = {
-	.name	= "cp0-count",
-	.rating	= 300,
-	.read	= count_read,
-	.mask	= CLOCKSOURCE_MASK(32),
-	.flags	= CLOCK_SOURCE_IS_CONTINUOUS,
-};
-
-static u64 notrace count_sched_clock(void)
-{
-	return read_c0_count();
-}
 
 static int compare_set_next_event(unsigned long delta,
 				  struct clock_event_device *evt)
@@ -92,9 +71,7 @@ void __init time_init(void)
 	unsigned int line, irq;
 	u32 rate = count_rate();
 
-	clocksource_register_hz(&count_clocksource, rate);
-	sched_clock_register(count_sched_clock, 32, rate);
-	lpj_fine = rate / HZ;
+	count_clocksource_init(rate);
 
 	line = (read_c0_intctl() >> INTCTL_IPTI_SHIFT) - 2;
 	irq = irq_create_mapping(cpu_irq_domain, line);

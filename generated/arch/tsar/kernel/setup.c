@@ -11,7 +11,6 @@
 #include <linux/memblock.h>
 #include <linux/of.h>
 #include <linux/of_fdt.h>
-#include <linux/of_platform.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/start_kernel.h>
@@ -48,18 +47,7 @@ void __init setup_arch(char **cmdline_p)
 	if (!dtb || !early_init_dt_scan(dtb))
 		panic("No valid device tree at physical %#lx", boot_dtb_phys);
 
-	setup_initial_init_mm(_stext, _etext, _edata, _end);
-	*cmdline_p = boot_command_line;
-
-	/* earlycon (from the command line) maps its device in the fixmap. */
-	early_fixmap_init();
-	parse_early_param();
-
-	memblock_reserve(__pa_symbol(_text), _end - _text);
-	early_init_fdt_reserve_self();
-	early_init_fdt_scan_reserved_mem();
-
-	paging_init();
+	setup_memory(cmdline_p);
 
 	unflatten_device_tree();
 #ifdef CONFIG_SMP
@@ -72,14 +60,8 @@ void __init setup_arch(char **cmdline_p)
 		read_c0_ebase() & EBASE_CPUNUM, read_c2_release());
 }
 
-static int __init tsar_device_probe(void)
-{
-	return of_platform_default_populate(NULL, NULL, NULL);
-}
-arch_initcall(tsar_device_probe);
-
 /* /proc/cpuinfo */
-static int c_show(struct seq_file *m, void *v)
+int show_cpuinfo(struct seq_file *m, void *v)
 {
 	unsigned long prid = read_c0_prid();
 	unsigned long cpu = (unsigned long)v - 1;
@@ -96,27 +78,3 @@ static int c_show(struct seq_file *m, void *v)
 	seq_puts(m, "mmu\t\t\t: tsar-cp2 (hardware page-table walk)\n\n");
 	return 0;
 }
-
-static void *c_start(struct seq_file *m, loff_t *pos)
-{
-	/* Online CPUs only, as on other arches. */
-	*pos = cpumask_next(*pos - 1, cpu_online_mask);
-	return *pos < nr_cpu_ids ? (void *)(unsigned long)(*pos + 1) : NULL;
-}
-
-static void *c_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	++*pos;
-	return c_start(m, pos);
-}
-
-static void c_stop(struct seq_file *m, void *v)
-{
-}
-
-const struct seq_operations cpuinfo_op = {
-	.start	= c_start,
-	.next	= c_next,
-	.stop	= c_stop,
-	.show	= c_show,
-};

@@ -3,38 +3,19 @@
 /*
  * Time: the clock rate comes from the device tree's fixed-clock, the
  * clockevent from the XICU timer driver (TIMER_OF), the clocksource
- * from CP0 Count, which advances once per CPU cycle.
+ * from CP0 Count (kernel/count_clocksource.c), which advances once per
+ * CPU cycle.
  */
 
 #include <linux/clk.h>
 #include <linux/clk-provider.h>
 #include <linux/clocksource.h>
-#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/of.h>
 #include <linux/of_clk.h>
-#include <linux/sched_clock.h>
 
 #include <asm/cp0.h>
 #include <asm/setup.h>
-
-static u64 count_read(struct clocksource *cs)
-{
-	return read_c0_count();
-}
-
-static struct clocksource count_clocksource = {
-	.name	= "cp0-count",
-	.rating	= 300,
-	.read	= count_read,
-	.mask	= CLOCKSOURCE_MASK(32),
-	.flags	= CLOCK_SOURCE_IS_CONTINUOUS,
-};
-
-static u64 notrace count_sched_clock(void)
-{
-	return read_c0_count();
-}
 
 /* The CPU's clock: its node's clock-frequency, or the clock it names. */
 static u32 __init cpu_clock_rate(void)
@@ -63,9 +44,7 @@ void __init time_init(void)
 	of_clk_init(NULL);
 	rate = cpu_clock_rate();
 
-	clocksource_register_hz(&count_clocksource, rate);
-	sched_clock_register(count_sched_clock, 32, rate);
-	lpj_fine = rate / HZ;
+	count_clocksource_init(rate);
 
 	timer_probe();
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Copied by portkit from overrides/mmu-cp2/mm/fault.c: edit that file. */
+/* Copied by portkit from overrides/mips32/mm/fault.c: edit that file. */
 /*
- * Page faults. The MMU reports them as bus errors (see traps.c) with a
- * fault type from IETR/DETR; here they become handle_mm_fault() calls,
- * signals, exception-table fixups or oopses.
+ * Page faults, for every MMU design of the family: the MMU layer decodes
+ * its own fault exceptions (the address, whether a write or a fetch, and
+ * any fault on a kernel address it can fix itself) and calls
+ * do_page_fault(), which turns the fault into a handle_mm_fault() call,
+ * a signal as MIPS Linux gives it (SIGSEGV with SEGV_MAPERR or
+ * SEGV_ACCERR, SIGBUS), an exception-table fixup or an oops.
  */
 
 #include <linux/extable.h>
@@ -13,8 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 
-#include <asm/mmu-cp2.h>
-#include <asm/pgalloc.h>
+#include <asm/mmu-hooks.h>
 #include <asm/traps.h>
 
 int fixup_exception(struct pt_regs *regs)
@@ -28,76 +30,33 @@ int fixup_exception(struct pt_regs *regs)
 	return 1;
 }
 
-/*
- * The walker reports "unmapped" faults as reads even for stores. Look at
- * the faulting instruction so a store is handled as a write at once
- * (instead of mapping the page read-only and faulting a second time).
- */
-static bool insn_is_store(struct pt_regs *regs)
+/* May this VMA be accessed the way the fault did? */
+static bool access_allowed(struct vm_area_struct *vma, bool write, bool exec)
 {
-	unsigned long pc = regs->epc + ((regs->cause & CAUSE_BD) ? 4 : 0);
-	u32 insn, op;
-
-	if (user_mode(regs)) {
-		if (get_user(insn, (u32 __user *)pc))
-			return false;
-	} else if (get_kernel_nofault(insn, (u32 *)pc)) {
-		return false;
-	}
-	op = insn >> 26;
-	/* sb sh swl sw (0x28-0x2b), swr (0x2e), sc (0x38) */
-	return (op >= 0x28 && op <= 0x2b) || op == 0x2e || op == 0x38;
+	/* MMU_FETCH_NEEDS_EXEC: does the MMU refuse fetches without exec? */
+	if (exec && MMU_FETCH_NEEDS_EXEC)
+		return vma->vm_flags & VM_EXEC;
+	if (write)
+		return vma->vm_flags & VM_WRITE;
+	return vma_is_accessible(vma);
 }
 
 /*
- * vmalloc and ioremap mappings are made in swapper_pg_dir; other page
- * directories copy the first-level entry when they first touch it.
+ * code is the MMU layer's own fault code, shown by an oops. A kernel
+ * address reaching here is an error: the MMU layer has already fixed
+ * the faults on kernel addresses that it can.
  */
-static int vmalloc_fault(unsigned long addr)
-{
-	unsigned int index = pgd_index(addr);
-	pgd_t *pgd, *pgd_k;
-	pmd_t *pmd_k;
-	pte_t *pte_k;
-
-	pgd = (pgd_t *)__va((phys_addr_t)read_c2_ptpr() << PTPR_SHIFT) + index;
-	pgd_k = swapper_pg_dir + index;
-	pmd_k = pmd_offset(pud_offset(p4d_offset(pgd_k, addr), addr), addr);
-	if (pmd_none(*pmd_k) || pmd_bad(*pmd_k))
-		return -1;
-	WRITE_ONCE(*pgd, *pgd_k);
-
-	pte_k = pte_offset_kernel(pmd_k, addr);
-	if (!pte_present(ptep_get(pte_k)))
-		return -1;
-	return 0;
-}
-
 void do_page_fault(struct pt_regs *regs, unsigned long addr,
-		   unsigned long type, bool write, bool exec)
+		   unsigned long code, bool write, bool exec)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned int flags = FAULT_FLAG_DEFAULT;
 	struct vm_area_struct *vma;
-	int code = SEGV_MAPERR;
+	int si_code = SEGV_MAPERR;
 	vm_fault_t fault;
 
-	if (!exec && !write && (type == MMU_FAULT_PT1_UNMAPPED ||
-				type == MMU_FAULT_PT2_UNMAPPED))
-		write = insn_is_store(regs);
-
-	if (addr >= TASK_SIZE) {
-		/*
-		 * Only a missing entry can be a stale page directory; a write
-		 * to read-only or a fetch from non-executable kernel memory is
-		 * an error (on a mapping that exists, so it must not retry).
-		 */
-		if (!user_mode(regs) && (type == MMU_FAULT_PT1_UNMAPPED ||
-					 type == MMU_FAULT_PT2_UNMAPPED) &&
-		    vmalloc_fault(addr) == 0)
-			return;
+	if (unlikely(addr >= TASK_SIZE))
 		goto bad_area_nosemaphore;
-	}
 
 	if (faulthandler_disabled() || !mm)
 		goto no_context;
@@ -116,16 +75,9 @@ retry:
 	if (!vma)
 		goto bad_area_nosemaphore;
 
-	code = SEGV_ACCERR;
-	if (exec) {
-		if (!(vma->vm_flags & VM_EXEC))
-			goto bad_area;
-	} else if (write) {
-		if (!(vma->vm_flags & VM_WRITE))
-			goto bad_area;
-	} else if (!vma_is_accessible(vma)) {
+	si_code = SEGV_ACCERR;
+	if (!access_allowed(vma, write, exec))
 		goto bad_area;
-	}
 
 	fault = handle_mm_fault(vma, addr, flags, regs);
 
@@ -170,7 +122,7 @@ bad_area:
 	mmap_read_unlock(mm);
 bad_area_nosemaphore:
 	if (user_mode(regs)) {
-		force_sig_fault(SIGSEGV, code, (void __user *)addr);
+		force_sig_fault(SIGSEGV, si_code, (void __user *)addr);
 		return;
 	}
 no_context:
@@ -179,5 +131,5 @@ no_context:
 	pr_alert("Unable to handle kernel %s at virtual address %08lx (%s)\n",
 		 addr < PAGE_SIZE ? "NULL pointer dereference" : "paging request",
 		 addr, exec ? "fetch" : write ? "write" : "read");
-	die("Oops", regs, type);
+	die("Oops", regs, code);
 }

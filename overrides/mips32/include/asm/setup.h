@@ -6,6 +6,8 @@
 
 #ifndef __ASSEMBLY__
 
+#include <linux/types.h>
+
 extern unsigned long boot_dtb_phys;
 
 /* Called from start_kernel(), which declares them privately. */
@@ -13,6 +15,15 @@ void init_IRQ(void);
 void time_init(void);
 
 void paging_init(void);
+
+/* The family's shared code (kernel/, mm/) that boards and MMU layers call. */
+void setup_memory(char **cmdline_p);
+void lowmem_zones_init(void);
+void count_clocksource_init(u32 rate);
+
+/* The board's /proc/cpuinfo record for one CPU (kernel/cpuinfo.c). */
+struct seq_file;
+int show_cpuinfo(struct seq_file *m, void *v);
 
 #endif /* !__ASSEMBLY__ */
 

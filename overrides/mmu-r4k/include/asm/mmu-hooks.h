@@ -11,6 +11,12 @@
 #include <asm/mmu-tlb.h>
 #include <asm/pgtable-bits.h>
 
+/*
+ * For the family's do_page_fault(): no execute-inhibit in this TLB, so
+ * an instruction fetch needs only a readable mapping.
+ */
+#define MMU_FETCH_NEEDS_EXEC	0
+
 #ifdef __ASSEMBLY__
 
 #include <linux/linkage.h>
@@ -120,7 +126,7 @@ SYM_INNER_LABEL(tlb_refill_end, SYM_L_GLOBAL)
 
 struct pt_regs;
 
-/* TLB modified/load/store exceptions (mm/fault.c); false for others. */
+/* TLB modified/load/store exceptions (mm/tlb_fault.c); false for others. */
 bool mmu_exception(struct pt_regs *regs, unsigned int exccode);
 
 #endif /* __ASSEMBLY__ */

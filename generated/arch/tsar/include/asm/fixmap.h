@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Copied by portkit from overrides/mmu-cp2/include/asm/fixmap.h: edit that
+ * Copied by portkit from overrides/mips32/include/asm/fixmap.h: edit that
  * file.
  */
 /*
- * Compile-time virtual addresses below FIXADDR_TOP, mapped through one
- * statically allocated second-level table (see mm/init.c).
+ * Compile-time virtual addresses below FIXADDR_TOP (in the mapped kernel
+ * region), mapped through one statically allocated page of PTEs that
+ * each MMU layer's mm/init.c sets up (early_fixmap_init, __set_fixmap),
+ * so that they work before the page allocator does.
  */
-#ifndef _ASM_TSAR_FIXMAP_H
-#define _ASM_TSAR_FIXMAP_H
+#ifndef _ASM_MIPS32_FIXMAP_H
+#define _ASM_MIPS32_FIXMAP_H
 
 #include <asm/mem-layout.h>
 #include <asm/page.h>
@@ -36,4 +38,4 @@ void early_fixmap_init(void);
 
 #endif /* !__ASSEMBLY__ */
 
-#endif /* _ASM_TSAR_FIXMAP_H */
+#endif /* _ASM_MIPS32_FIXMAP_H */

@@ -12,6 +12,12 @@
 
 #include <asm/mmu-cp2.h>
 
+/*
+ * For the family's do_page_fault(): the walker checks the PTE's
+ * executable bit, so an instruction fetch needs an executable mapping.
+ */
+#define MMU_FETCH_NEEDS_EXEC	1
+
 #ifdef __ASSEMBLY__
 
 /*

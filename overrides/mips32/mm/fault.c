@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Page faults of the software-refilled TLB: the TLB modified, TLB load
- * and TLB store exceptions whose fast path (mm/tlbex.S) could not fix the
- * PTE become handle_mm_fault() calls, signals (as MIPS Linux gives them:
- * SIGSEGV with SEGV_MAPERR or SEGV_ACCERR, SIGBUS), exception-table
- * fixups or oopses.
+ * Page faults, for every MMU design of the family: the MMU layer decodes
+ * its own fault exceptions (the address, whether a write or a fetch, and
+ * any fault on a kernel address it can fix itself) and calls
+ * do_page_fault(), which turns the fault into a handle_mm_fault() call,
+ * a signal as MIPS Linux gives it (SIGSEGV with SEGV_MAPERR or
+ * SEGV_ACCERR, SIGBUS), an exception-table fixup or an oops.
  */
 
 #include <linux/extable.h>
@@ -14,9 +15,7 @@
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 
-#include <asm/cp0.h>
 #include <asm/mmu-hooks.h>
-#include <asm/tlb-r4k.h>
 #include <asm/traps.h>
 
 int fixup_exception(struct pt_regs *regs)
@@ -30,6 +29,22 @@ int fixup_exception(struct pt_regs *regs)
 	return 1;
 }
 
+/* May this VMA be accessed the way the fault did? */
+static bool access_allowed(struct vm_area_struct *vma, bool write, bool exec)
+{
+	/* MMU_FETCH_NEEDS_EXEC: does the MMU refuse fetches without exec? */
+	if (exec && MMU_FETCH_NEEDS_EXEC)
+		return vma->vm_flags & VM_EXEC;
+	if (write)
+		return vma->vm_flags & VM_WRITE;
+	return vma_is_accessible(vma);
+}
+
+/*
+ * code is the MMU layer's own fault code, shown by an oops. A kernel
+ * address reaching here is an error: the MMU layer has already fixed
+ * the faults on kernel addresses that it can.
+ */
 void do_page_fault(struct pt_regs *regs, unsigned long addr,
 		   unsigned long code, bool write, bool exec)
 {
@@ -39,12 +54,8 @@ void do_page_fault(struct pt_regs *regs, unsigned long addr,
 	int si_code = SEGV_MAPERR;
 	vm_fault_t fault;
 
-	/* The mapped kernel window: only a stale invalid entry is fixable. */
-	if (unlikely(addr >= TASK_SIZE)) {
-		if (!user_mode(regs) && tlb_reload_kernel(addr))
-			return;
+	if (unlikely(addr >= TASK_SIZE))
 		goto bad_area_nosemaphore;
-	}
 
 	if (faulthandler_disabled() || !mm)
 		goto no_context;
@@ -63,14 +74,9 @@ retry:
 	if (!vma)
 		goto bad_area_nosemaphore;
 
-	/* No execute-inhibit in this TLB: fetches need only readability. */
 	si_code = SEGV_ACCERR;
-	if (write) {
-		if (!(vma->vm_flags & VM_WRITE))
-			goto bad_area;
-	} else if (!vma_is_accessible(vma)) {
+	if (!access_allowed(vma, write, exec))
 		goto bad_area;
-	}
 
 	fault = handle_mm_fault(vma, addr, flags, regs);
 
@@ -125,30 +131,4 @@ no_context:
 		 addr < PAGE_SIZE ? "NULL pointer dereference" : "paging request",
 		 addr, exec ? "fetch" : write ? "write" : "read");
 	die("Oops", regs, code);
-}
-
-/*
- * An instruction fetch faults at EPC, or in the delay slot after it
- * (Cause.BD); anything else TLBL reports is a load.
- */
-static bool fault_is_fetch(struct pt_regs *regs)
-{
-	return regs->badvaddr == regs->epc ||
-	       ((regs->cause & CAUSE_BD) && regs->badvaddr == regs->epc + 4);
-}
-
-bool mmu_exception(struct pt_regs *regs, unsigned int exccode)
-{
-	switch (exccode) {
-	case EXC_MOD:
-	case EXC_TLBS:
-		do_page_fault(regs, regs->badvaddr, exccode, true, false);
-		return true;
-	case EXC_TLBL:
-		do_page_fault(regs, regs->badvaddr, exccode, false,
-			      fault_is_fetch(regs));
-		return true;
-	default:
-		return false;
-	}
 }

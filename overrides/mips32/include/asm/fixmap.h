@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Compile-time virtual addresses below FIXADDR_TOP in kseg2, mapped
- * through one statically allocated page of PTEs (mm/init.c) so that
- * they work before the page allocator does.
+ * Compile-time virtual addresses below FIXADDR_TOP (in the mapped kernel
+ * region), mapped through one statically allocated page of PTEs that
+ * each MMU layer's mm/init.c sets up (early_fixmap_init, __set_fixmap),
+ * so that they work before the page allocator does.
  */
-#ifndef _ASM_R4K_FIXMAP_H
-#define _ASM_R4K_FIXMAP_H
+#ifndef _ASM_MIPS32_FIXMAP_H
+#define _ASM_MIPS32_FIXMAP_H
 
 #include <asm/mem-layout.h>
 #include <asm/page.h>
@@ -33,4 +34,4 @@ void early_fixmap_init(void);
 
 #endif /* !__ASSEMBLY__ */
 
-#endif /* _ASM_R4K_FIXMAP_H */
+#endif /* _ASM_MIPS32_FIXMAP_H */
