@@ -31,8 +31,8 @@ CPU_COUNTS = (1, 2, 4, 8)
 INIT_LINE = "Run /init as init process"
 APPEND = "console=ttyVTTY0"
 WORKERS = 8
-ITERS = 1_500_000
-REPS = 2
+ITERS = 4_000_000
+REPS = 3
 BROUGHT_UP_RE = re.compile(r"smp: Brought up \d+ nodes?, (\d+) CPUs?")
 SPREAD_RE = re.compile(r"^smp-speedup: spread (\d+) us guest, pinned (\d+) of (\d+), "
                        r"cpus ([0-9a-f]+)$", re.M)
