@@ -8,8 +8,14 @@
 * Per-operation instruction counts printed by the guest program /bin/bench
   (userland/tests/bench.c, CP0 Count via rdhwr: one count per instruction).
 
-Usage: bench-guest.py [--emu E] [--dtb D] [--vmlinux V] [--no-boot]
-Prints a table with the targets of issue 8 beside the figures.
+* SMP figures (issue 11, scripts/bench_smp.py): boot instructions and
+  wall time to /init on 1, 2, 4 and 8 CPUs, a parallel workload's speed-up
+  in guest time, the emulator's host cost per CPU added.
+
+Usage: bench-guest.py [--emu E] [--dtb D] [--vmlinux V] [--vmlinux8 V8]
+                      [--no-boot] [--no-smp | --smp-only]
+Prints a table with the targets of issue 8 beside the figures, then the
+SMP figures, one per line.
 """
 import argparse
 import re
@@ -17,8 +23,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import bench_smp  # noqa: E402
 INIT_LINE = "Run /init as init process"
 APPEND = "console=ttyVTTY0"
 
@@ -92,8 +101,24 @@ def main():
     ap.add_argument("--vmlinux", default=ROOT / "build/tsar/vmlinux")
     ap.add_argument("--no-boot", action="store_true",
                     help="skip the boot-to-/init bisection (about 12 boots)")
+    ap.add_argument("--vmlinux8", default=ROOT / "build/tsar-smp8/vmlinux",
+                    help="kernel with NR_CPUS=8 (specs/tsar-smp8.yaml) for 8 CPUs")
+    ap.add_argument("--no-smp", action="store_true", help="skip the SMP figures")
+    ap.add_argument("--smp-only", action="store_true", help="only the SMP figures")
     args = ap.parse_args()
 
+    status = 0 if args.smp_only else table(args)
+    if not args.no_smp:
+        def boot_insns(emu, dtb, vmlinux):
+            return boot_instructions(SimpleNamespace(emu=emu, dtb=dtb, vmlinux=vmlinux))
+        status |= bench_smp.run(args.emu, args.dtb,
+                                [Path(args.vmlinux), Path(args.vmlinux8)],
+                                boot_insns, Path(args.vmlinux).parent / "bench-smp",
+                                no_boot=args.no_boot)
+    return status
+
+
+def table(args):
     t0 = time.time()
     figs = run_bench(args)
     boot = None if args.no_boot else boot_instructions(args)
