@@ -314,14 +314,14 @@ static void run_nolibc_test(char **envp)
  */
 static void run_test_programs(char **envp)
 {
-	char path[64], *name, *end;
+	char path[64], *name, *end, **env;
 	const char *list = NULL;
 	int status;
 	pid_t pid;
 
-	for (; *envp; envp++)
-		if (!strncmp(*envp, "portkit_run=", 12))
-			list = *envp + 12;
+	for (env = envp; *env; env++)
+		if (!strncmp(*env, "portkit_run=", 12))
+			list = *env + 12;
 	if (!list)
 		return;
 	for (name = (char *)list; *name; name = end) {
