@@ -11,7 +11,8 @@ from kbuild import KSRC0, ROOT, run
 
 pytestmark = pytest.mark.kernel
 
-STUBS = ["boot entry", "irqchip", "timer and clocksource", "console", "power-off"]
+STUBS = ["boot entry", "irqchip", "timer and clocksource", "console", "power-off",
+         "SMP bring-up"]
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +55,9 @@ def test_scaffold_arch_objects_compile_with_stub_warnings(scaffold):
         assert f'#warning "portkit stub: {title} is not ported to newsoc' in res.stdout, title
     objs = {p.name for p in (out / "arch/newsoc/kernel").glob("*.o")}
     assert {"stub_boot.o", "stub_setup.o", "stub_irqchip.o", "stub_timer.o",
-            "stub_console.o", "stub_poweroff.o", "entry.o", "traps.o"} <= objs
+            "stub_console.o", "stub_poweroff.o", "stub_smp.o", "entry.o", "traps.o"} <= objs
     # the status report of the fresh scaffold lists exactly these stubs
     p = subprocess.run([sys.executable, str(kit / "generate.py"), "--status", "newsoc.yaml",
                         "--build", str(out)], cwd=kit, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert "6 of 11 needed responsibilities ported, 5 stubs" in p.stdout
+    assert "6 of 12 needed responsibilities ported, 6 stubs" in p.stdout
