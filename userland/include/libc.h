@@ -173,4 +173,31 @@ int catch_fault(void (*fn)(void), struct fault_report *r)
 	return -1;
 }
 
+/* CPU affinity of a process (the first 32 CPUs), and the CPU running it. */
+static __attribute__((unused))
+long setaffinity(pid_t pid, unsigned long mask)
+{
+	return my_syscall3(__NR_sched_setaffinity, pid, sizeof(mask), &mask);
+}
+
+static __attribute__((unused))
+unsigned long getaffinity(void)
+{
+	unsigned long mask[4] = { 0 };
+
+	if (my_syscall3(__NR_sched_getaffinity, 0, sizeof(mask), mask) < 0)
+		return 0;
+	return mask[0];
+}
+
+static __attribute__((unused))
+int current_cpu(void)
+{
+	unsigned int cpu = ~0U, node;
+
+	if (my_syscall3(__NR_getcpu, &cpu, &node, 0) < 0)
+		return -1;
+	return cpu;
+}
+
 #endif /* _PORTKIT_LIBC_H */

@@ -29,29 +29,6 @@ struct shared {
 	unsigned int cpus;
 };
 
-static long setaffinity(pid_t pid, unsigned long mask)
-{
-	return my_syscall3(__NR_sched_setaffinity, pid, sizeof(mask), &mask);
-}
-
-static unsigned long getaffinity(void)
-{
-	unsigned long mask[4] = { 0 };
-
-	if (my_syscall3(__NR_sched_getaffinity, 0, sizeof(mask), mask) < 0)
-		return 0;
-	return mask[0];
-}
-
-static int current_cpu(void)
-{
-	unsigned int cpu = ~0U, node;
-
-	if (my_syscall3(__NR_getcpu, &cpu, &node, 0) < 0)
-		return -1;
-	return cpu;
-}
-
 /*
  * A "name=value" setting of the kernel command line. Read from
  * /proc/cmdline rather than the environment: a program only has the

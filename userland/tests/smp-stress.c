@@ -50,29 +50,6 @@ static void check(int ok, const char *what)
 	}
 }
 
-static long setaffinity(pid_t pid, unsigned long mask)
-{
-	return my_syscall3(__NR_sched_setaffinity, pid, sizeof(mask), &mask);
-}
-
-static unsigned long getaffinity(void)
-{
-	unsigned long mask[4] = { 0 };
-
-	if (my_syscall3(__NR_sched_getaffinity, 0, sizeof(mask), mask) < 0)
-		return 0;
-	return mask[0];
-}
-
-static int current_cpu(void)
-{
-	unsigned int cpu = ~0U, node;
-
-	if (my_syscall3(__NR_getcpu, &cpu, &node, 0) < 0)
-		return -1;
-	return cpu;
-}
-
 /* The CPU this code runs on, as the hardware says (EBase.CPUNum). */
 static int hw_cpu(void)
 {
