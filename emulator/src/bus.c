@@ -35,6 +35,11 @@ int bus_init_ram(machine *m, char *err, size_t errlen)
             errf(err, errlen, "out of memory");
             return -1;
         }
+        for (int k = 0; k < m->ncpus; k++)
+            if (!(b->wslot[k] = calloc(b->npages, sizeof *b->wslot[k]))) {
+                errf(err, errlen, "out of memory");
+                return -1;
+            }
         m->nram = i + 1;
     }
     m->last_bank = m->nram ? &m->ram[0] : NULL;
@@ -50,6 +55,8 @@ void bus_free(machine *m)
         free(b->code);
         free(b->ptmap);
         free(b->llmap);
+        for (int k = 0; k < MAX_CPUS; k++)
+            free(b->wslot[k]);
     }
     m->nram = 0;
 }

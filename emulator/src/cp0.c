@@ -47,8 +47,7 @@ void cpu_reset(cpu_t *c)
     c->intctl = c->hwrena = c->userlocal = c->scratch = 0;
     c->compare = c->debug = 0;
     c->count_off = (uint32_t)0 - (uint32_t)machine_now(c->m); /* Count = 0 */
-    c->ll_valid = false;
-    c->ll_host = 0;
+    cpu_ll_clear(c);
     c->ll_pa = 0;
     mmu_reset(c);
     cpu_update_mode(c);

@@ -20,6 +20,19 @@
 
 const void *const *cpu_handlers;
 
+static inline bool op_pcrel_branch(int op)
+{
+    switch (op) {
+    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_bltzal:
+    case OP_bgezal: case OP_bltzall: case OP_bgezall: case OP_beq: case OP_bne:
+    case OP_blez: case OP_bgtz: case OP_beql: case OP_bnel: case OP_blezl:
+    case OP_bgtzl: case OP_b:
+        return true;
+    default:
+        return false;
+    }
+}
+
 int cpu_exec(cpu_t *const c, int64_t budget_in)
 {
     static const void *const handlers[] = {
@@ -34,42 +47,49 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     }
 
     uint32_t *const R = c->r;
+    /* Blocks are charged on entry, so the budget must fit a block length
+     * below BLEN_UNKNOWN: leaving early is harmless (the caller loops). */
+    if (budget_in > BUDGET_MAX)
+        budget_in = BUDGET_MAX;
+    /* budget: instructions left once the current block has run to its end
+     * (bend); the true remaining budget is budget + (bend - ip). */
     int64_t budget = budget_in;
     uint64_t cycles_end = c->cycles + (uint64_t)budget_in;
     /* brp: 0 = no branch pending, 1 = jump to brt after this delay slot,
-     * 2 = delay slot of a not-taken branch (continue sequentially) */
+     * 2 = delay slot of a not-taken branch (continue sequentially),
+     * 3 = jump to brip (a pre-resolved target in this page) after the slot */
     int brp = c->br_pending;
     uint32_t brt = c->br_target;
-    dinsn *ip = NULL, *pbase = NULL;
+    dinsn *ip = NULL, *pbase = NULL, *bend = NULL, *brip = NULL;
+    uint32_t *bl = NULL; /* block lengths of the current page */
     uint32_t pvbase = 0;
     stlb_ent *tlbr = NULL, *tlbw = NULL;
 
 #define CUR_PC() (pvbase + ((uint32_t)(ip - pbase) << 2))
+#define IDX_PC(p) (pvbase + ((uint32_t)((p) - pbase) << 2))
+/* Remaining budget counting the current instruction as not yet executed. */
+#define REMAINING() (budget + (bend - ip))
 #define SYNC()                                                                \
     do {                                                                      \
         c->pc = CUR_PC();                                                     \
         c->br_pending = brp != 0;                                             \
-        c->br_target = brt;                                                   \
-        c->cycles = cycles_end - (uint64_t)budget;                            \
+        c->br_target = brp == 3 ? IDX_PC(brip) : brt;                         \
+        c->cycles = cycles_end - (uint64_t)REMAINING();                       \
     } while (0)
-/* Leave after the current instruction (budget reaches 0 in NEXT). */
-#define FORCE_EXIT                                                            \
-    do {                                                                      \
-        cycles_end -= (uint64_t)(budget - 1);                                 \
-        budget = 1;                                                           \
-    } while (0)
+/* Leave after the current instruction (it retires). */
+#define FORCE_EXIT goto leave_after;
 #define CHECK_EXIT                                                            \
     do {                                                                      \
         if (unlikely(c->exit_req)) {                                          \
             c->exit_req = false;                                              \
-            FORCE_EXIT;                                                       \
+            goto leave_after;                                                 \
         }                                                                     \
     } while (0)
 /* Count the current instruction and leave with c->pc already set. */
 #define RETIRE_AND_LEAVE                                                      \
     do {                                                                      \
-        cycles_end = cycles_end - (uint64_t)budget + 1;                       \
-        budget = 0;                                                           \
+        budget += bend - ip - 1;                                              \
+        bend = ip;                                                            \
         goto out_pc;                                                          \
     } while (0)
 #define RAISE(code, ce)                                                       \
@@ -78,35 +98,51 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         cpu_exception(c, code, ce);                                           \
         goto exc;                                                             \
     } while (0)
+#ifdef PAIR_HIST
+#define PH(op) pair_hist_note(op)
+#else
+#define PH(op)
+#endif
+/* Straight-line successor: no budget test (the block was charged). */
 #define NEXT                                                                  \
     do {                                                                      \
         ip++;                                                                 \
-        if (unlikely(--budget <= 0))                                          \
-            goto out_ip;                                                      \
         goto *ip->h;                                                          \
     } while (0)
-/* Continue at virtual address t (counts the current instruction). */
+/* Enter the block starting at p (in this page): charge its length. */
+#define ENTER(p)                                                              \
+    do {                                                                      \
+        ip = (p);                                                             \
+        uint32_t n_ = bl[ip - pbase];                                         \
+        if (unlikely((uint64_t)budget < n_))                                  \
+            goto enter_slow;                                                  \
+        budget -= n_;                                                         \
+        bend = ip + n_;                                                       \
+        goto *ip->h;                                                          \
+    } while (0)
+/* Continue at virtual address t after a delay slot (the block ended). */
 #define JUMP(t)                                                               \
     do {                                                                      \
         uint32_t t_ = (t);                                                    \
-        if (unlikely(--budget <= 0)) {                                        \
-            c->pc = t_;                                                       \
-            goto out_pc;                                                      \
-        }                                                                     \
-        if (likely(((t_ ^ pvbase) & (PAGE_MASK | 3)) == 0)) {                 \
-            ip = pbase + ((t_ & 0xFFF) >> 2);                                 \
-            goto *ip->h;                                                      \
-        }                                                                     \
+        if (likely(((t_ ^ pvbase) & (PAGE_MASK | 3)) == 0))                   \
+            ENTER(pbase + ((t_ & 0xFFF) >> 2));                               \
         c->pc = t_;                                                           \
         goto lookup;                                                          \
     } while (0)
 #define DS_NEXT                                                               \
     do {                                                                      \
+        if (brp == 3) {                                                       \
+            brp = 0;                                                          \
+            ENTER(brip);                                                      \
+        }                                                                     \
         if (brp == 1) {                                                       \
             brp = 0;                                                          \
             JUMP(brt);                                                        \
         }                                                                     \
-        brp = 0;                                                              \
+        if (brp == 2) {                                                       \
+            brp = 0;                                                          \
+            ENTER(ip + 1);                                                    \
+        }                                                                     \
         NEXT;                                                                 \
     } while (0)
 
@@ -123,18 +159,22 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     } while (0)
 
 /* ---- memory access fast paths (software TLB hit -> host pointer) ---- */
-#define LOAD(size, T, va, dst)                                                \
+#define LOAD(size, T, va, dst) LOADT(size, T, va, dst, (void)0)
+/* `then` runs once dst is set, before a slow path may leave the block. */
+#define LOADT(size, T, va, dst, then)                                         \
     do {                                                                      \
         uint32_t va_ = (va);                                                  \
         stlb_ent *e_ = &tlbr[(va_ >> PAGE_SHIFT) & (STLB_N - 1)];             \
         if (likely(e_->tag == (va_ & (PAGE_MASK | (size - 1))))) {            \
             dst = (uint32_t)(T)(*(const T *)(e_->addend + va_));              \
+            then;                                                             \
         } else {                                                              \
             uint32_t v_;                                                      \
             SYNC();                                                           \
             if (!mem_load_slow(c, va_, size, &v_))                            \
                 goto exc;                                                     \
             dst = (uint32_t)(T)v_;                                            \
+            then;                                                             \
             CHECK_EXIT;                                                       \
         }                                                                     \
     } while (0)
@@ -146,8 +186,6 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         if (likely(e_->tag == (va_ & (PAGE_MASK | (size - 1))))) {            \
             uintptr_t p_ = e_->addend + va_;                                  \
             *(T *)p_ = (T)(val);                                              \
-            if (unlikely((p_ & ~(uintptr_t)3) == c->ll_host))                 \
-                c->ll_valid = false, c->ll_host = 0;                          \
         } else {                                                              \
             SYNC();                                                           \
             if (!mem_store_slow(c, va_, size, (val)))                         \
@@ -157,25 +195,36 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     } while (0)
 
 #define BR_TARGET() (CUR_PC() + 4 + ip->imm)
+/* A PC-relative branch whose target lies in the same page is pre-resolved
+ * when decoded: sa = 1 and imm = byte offset of the target's dinsn. */
+#define TAKE_BRANCH()                                                         \
+    do {                                                                      \
+        if (likely(ip->sa)) {                                                 \
+            brip = (dinsn *)((char *)pbase + ip->imm);                        \
+            brp = 3;                                                          \
+        } else {                                                              \
+            brt = BR_TARGET();                                                \
+            brp = 1;                                                          \
+        }                                                                     \
+    } while (0)
 /* The delay slot always runs as a delay slot (an exception there reports
  * EPC = branch, BD = 1, taken or not). */
 #define BRANCH(cond)                                                          \
     do {                                                                      \
-        if (cond) {                                                           \
-            brt = BR_TARGET();                                                \
-            brp = 1;                                                          \
-        } else {                                                              \
+        if (cond)                                                             \
+            TAKE_BRANCH();                                                    \
+        else                                                                  \
             brp = 2;                                                          \
-        }                                                                     \
     } while (0)
-/* branch likely: the delay slot is nullified when not taken */
+/* branch likely: the delay slot is nullified when not taken (it is not
+ * counted, and the next block starts after it) */
 #define BRANCH_L(cond)                                                        \
     do {                                                                      \
         if (cond) {                                                           \
-            brt = BR_TARGET();                                                \
-            brp = 1;                                                          \
+            TAKE_BRANCH();                                                    \
         } else {                                                              \
-            ip++;                                                             \
+            budget += bend - ip - 1;                                          \
+            ENTER(ip + 2);                                                    \
         }                                                                     \
     } while (0)
 
@@ -473,14 +522,14 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
 #define B_lwl                                                                 \
     {                                                                         \
         uint32_t va = RS + ip->imm, w, sh = (3 - (va & 3)) * 8;               \
-        LOAD(4, uint32_t, va & ~3u, w);                                       \
-        RD = (RT & ~(0xFFFFFFFFu << sh)) | (w << sh);                         \
+        LOADT(4, uint32_t, va & ~3u, w,                                       \
+              RD = (RT & ~(0xFFFFFFFFu << sh)) | (w << sh));                  \
     }
 #define B_lwr                                                                 \
     {                                                                         \
         uint32_t va = RS + ip->imm, w, sh = (va & 3) * 8;                     \
-        LOAD(4, uint32_t, va & ~3u, w);                                       \
-        RD = (RT & ~(0xFFFFFFFFu >> sh)) | (w >> sh);                         \
+        LOADT(4, uint32_t, va & ~3u, w,                                       \
+              RD = (RT & ~(0xFFFFFFFFu >> sh)) | (w >> sh));                  \
     }
 #define B_sb STORE(1, uint8_t, RS + ip->imm, RT);
 #define B_sh STORE(2, u16a, RS + ip->imm, RT);
@@ -536,6 +585,15 @@ L_decode_ds: {
     const u32a *words = (const u32a *)dp->host;
     int ds = idx == 0 || insn_has_delay_slot(words[idx - 1]);
     int op = decode_insn(words[idx], ip);
+    if (op_pcrel_branch(op)) {
+        int32_t t = (int32_t)idx + 1 + ((int32_t)ip->imm >> 2);
+        if (t >= 0 && t < DPAGE_N) {
+            ip->sa = 1;
+            ip->imm = (uint32_t)t * (uint32_t)sizeof(dinsn);
+        } else {
+            ip->sa = 0;
+        }
+    }
     ip->h = handlers[op * 2 + ds];
     goto *ip->h;
 }
@@ -569,13 +627,62 @@ L_decode_ds: {
 
 L_pageend:
     /* Fell off the end of the decoded page (possibly into a delay slot). */
-    c->pc = pvbase + PAGE_SIZE + ((uint32_t)(ip - (pbase + DPAGE_N)) << 2);
+    budget += bend - ip;
+    bend = ip;
+    if (brp == 3) {
+        brt = IDX_PC(brip);
+        brp = 1;
+    }
+    c->pc = CUR_PC();
     goto lookup;
+
+L_stop:
+    /* The stop marker: the budget ends before this instruction. */
+    budget += bend - ip;
+    bend = ip;
+    c->pc = CUR_PC();
+    goto out_pc;
+
+enter_slow: {
+    /* Block entry without enough budget, an unknown length or off the page. */
+    uint32_t idx = (uint32_t)(ip - pbase), n;
+    if (idx >= DPAGE_N) {
+        bend = ip;
+        c->pc = CUR_PC();
+        goto lookup;
+    }
+    n = bl[idx];
+    if (n == BLEN_UNKNOWN)
+        n = bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false);
+    if (0) {
+    charge_ds:
+        /* entered on a delay slot: its block ends right after it */
+        n = block_len((const u32a *)c->cur_dp->host, (uint32_t)(ip - pbase), true);
+    }
+    if ((uint64_t)budget >= n) {
+        budget -= n;
+        bend = ip + n;
+        goto *ip->h;
+    }
+    if (budget <= 0) {
+        bend = ip;
+        c->pc = CUR_PC();
+        goto out_pc;
+    }
+    /* Run the first `budget` instructions of the block, then stop. */
+    cpu_marker_set(c, ip + budget, &&L_stop);
+    bend = ip + budget;
+    budget = 0;
+    goto *ip->h;
+}
 
 lookup: {
     uint32_t pc = c->pc;
     itlb_ent *ie = &c->itlb[c->mode][(pc >> PAGE_SHIFT) & (ITLB_N - 1)];
     dpage *dp;
+    ip = bend = NULL;
+    if (budget <= 0)
+        goto out_pc;
     if (brp == 2) { /* delay slot of a not-taken branch on another page */
         brp = 1;
         brt = pc + 4;
@@ -592,18 +699,34 @@ lookup: {
     }
     c->cur_dp = dp;
     pbase = dp->ops;
+    bl = dp->blen;
     pvbase = pc & PAGE_MASK;
     tlbr = c->dtlb_r[c->mode];
     tlbw = c->dtlb_w[c->mode];
     ip = pbase + ((pc & 0xFFF) >> 2);
-    goto *ip->h;
+    if (unlikely(brp)) {
+        bend = ip;
+        goto charge_ds;
+    }
+    ENTER(ip);
 }
+
+leave_after:
+    /* The current instruction retires, then leave (FORCE_EXIT/CHECK_EXIT). */
+    budget += bend - ip - 1;
+    bend = ip;
+    c->pc = brp == 1 ? brt : brp == 3 ? IDX_PC(brip) : CUR_PC() + 4;
+    brp = 0;
+    goto out_pc;
 
 exc:
     /* An exception was raised: c->pc is the vector; the faulting instruction
-     * counts as one cycle. */
+     * (or fetch) counts as one cycle. */
     brp = 0;
-    if (--budget <= 0)
+    budget += bend - ip - 1;
+    bend = ip;
+    cpu_marker_clear(c);
+    if (budget <= 0)
         goto out_pc;
     if (unlikely(c->exit_req)) {
         c->exit_req = false;
@@ -611,9 +734,13 @@ exc:
     }
     goto lookup;
 
-out_ip:
-    c->pc = CUR_PC();
 out_pc:
+    /* budget is the true remaining budget; c->pc is the next instruction */
+    cpu_marker_clear(c);
+    if (brp == 3) {
+        brt = IDX_PC(brip);
+        brp = 1;
+    }
     c->cycles = cycles_end - (uint64_t)budget;
     if (brp == 2) /* leaving right after a not-taken branch */
         brt = c->pc + 4;
@@ -621,6 +748,24 @@ out_pc:
     c->br_target = brt;
     c->cur_dp = NULL;
     return 0;
+}
+
+/* The stop marker replaces the handler of the first instruction past the
+ * budget; it is removed whenever cpu_exec leaves the block or returns, and
+ * before a store re-arms decoding of the running page. */
+void cpu_marker_set(cpu_t *c, dinsn *at, const void *stop)
+{
+    c->mk_ip = at;
+    c->mk_h = at->h;
+    at->h = stop;
+}
+
+void cpu_marker_clear(cpu_t *c)
+{
+    if (c->mk_ip) {
+        c->mk_ip->h = c->mk_h;
+        c->mk_ip = NULL;
+    }
 }
 
 void cpu_init_handlers(void)
@@ -635,4 +780,6 @@ void dpage_reset(dpage *dp)
     for (unsigned i = 0; i < DPAGE_N; i++)
         dp->ops[i].h = dec;
     dp->ops[DPAGE_N].h = dp->ops[DPAGE_N + 1].h = cpu_handlers[OP_COUNT * 2];
+    for (unsigned i = 0; i < DPAGE_N + 2; i++)
+        dp->blen[i] = BLEN_UNKNOWN;
 }

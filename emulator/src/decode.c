@@ -33,6 +33,19 @@ bool insn_has_delay_slot(uint32_t w)
     }
 }
 
+uint32_t block_len(const u32a *words, uint32_t idx, bool in_ds)
+{
+    bool prev = in_ds; /* the previous word executed was a branch */
+    for (uint32_t j = idx; j < DPAGE_N; j++) {
+        bool br = insn_has_delay_slot(words[j]);
+        /* a branch in a delay slot runs as a plain branch (the newer wins) */
+        if (prev && !br)
+            return j - idx + 1;
+        prev = br;
+    }
+    return DPAGE_N - idx;
+}
+
 /* Non-trapping ALU ops whose destination is $0 become nops. */
 #define ALU_RD(opname)                                                        \
     do {                                                                      \

@@ -46,8 +46,15 @@ typedef struct dinsn {
 #define DPAGE_N 1024 /* instructions per page */
 
 /* Decoded copy of one physical page of code. */
+/* Block length not computed yet; larger than any budget cpu_exec takes. */
+#define BLEN_UNKNOWN 0xFFFFFFFFu
+#define BUDGET_MAX 0x7FFFFFFF
+
 typedef struct dpage {
     dinsn ops[DPAGE_N + 2]; /* + 2 sentinels: "left the page" */
+    /* Per entry point: instructions from it to the end of its block (the
+     * delay slot of the first branch, or the page end), or BLEN_UNKNOWN. */
+    uint32_t blen[DPAGE_N + 2];
     uint8_t *host;          /* the RAM page */
     struct ram_bank *bank;
     uint32_t pidx;          /* page index in bank */
@@ -81,8 +88,15 @@ enum {
 int decode_insn(uint32_t w, dinsn *d);
 /* Whether an instruction word has a delay slot (branch or jump). */
 bool insn_has_delay_slot(uint32_t w);
+/* Length of the block entered at word idx of a code page: up to and with
+ * the first delay slot of a branch executed in it (in_ds: the word at idx
+ * is itself a delay slot), or to the page end. */
+uint32_t block_len(const u32a *words, uint32_t idx, bool in_ds);
 
 /* ---------------------------------------------------------------- memory */
+
+/* XICU outputs are 4 per CPU and at most 32: 8 CPUs. */
+#define MAX_CPUS 8
 
 typedef struct ram_bank {
     uint64_t base, size;
@@ -90,7 +104,10 @@ typedef struct ram_bank {
     uint32_t npages;
     dpage **code;   /* per page: decoded copy or NULL */
     uint8_t *ptmap; /* per page: 1 if the walker read PTEs from it */
-    uint8_t *llmap; /* per page: holds a suspended CPU's LL reservation */
+    uint8_t *llmap; /* per page: bit i = CPU i (index) holds its LL reservation here */
+    /* per CPU and page: the fast write entry (mode * STLB_N + slot + 1)
+     * filled for the page, WSLOT_MANY if several may be, 0 if none */
+    uint16_t *wslot[MAX_CPUS];
 } ram_bank;
 
 #define MAX_RAM 8
@@ -118,6 +135,7 @@ typedef struct stlb_ent {
 #define STLB_INVALID 0x10u
 #define STLB_BITS 8
 #define STLB_N (1u << STLB_BITS)
+#define WSLOT_MANY 0xFFFFu
 
 typedef struct itlb_ent {
     uint32_t tag;
@@ -214,6 +232,8 @@ typedef struct cpu {
     stlb_ent dtlb_w[2][STLB_N];
     itlb_ent itlb[2][ITLB_N];
     dpage *cur_dp;       /* page being executed by cpu_exec (or NULL) */
+    dinsn *mk_ip;        /* stop marker in cur_dp (or NULL), and the */
+    const void *mk_h;    /* handler it replaced */
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 
@@ -269,8 +289,6 @@ typedef struct dev_desc {
 } dev_desc;
 
 #define MAX_DEVS 16
-/* XICU outputs are 4 per CPU and at most 32: 8 CPUs. */
-#define MAX_CPUS 8
 typedef struct platform {
     int nram;
     struct { uint64_t base, size; } ram[MAX_RAM];
@@ -326,9 +344,6 @@ typedef struct machine {
     uint64_t rng;
     cpu_t *slot_cpu;       /* CPU owning the current slot */
     uint64_t slot_end;     /* its local time at which the slot ends */
-    /* pages holding another CPU's LL reservation (no fast write entries) */
-    uint64_t ll_watch[MAX_CPUS];
-    unsigned n_ll_watch;
 
     /* page-table pages marked since the last full flush */
     uint64_t *pt_list;
@@ -403,6 +418,8 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx);
 void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint32_t len);
 extern const void *const *cpu_handlers; /* [op * 2 + ds] */
 void cpu_init_handlers(void);
+void cpu_marker_set(cpu_t *c, dinsn *at, const void *stop);
+void cpu_marker_clear(cpu_t *c);
 void dpage_reset(dpage *dp);
 
 /* mmu.c */
@@ -424,6 +441,10 @@ bool mem_store_slow(cpu_t *c, uint32_t va, int size, uint32_t val);
 /* store the bytes selected by `be` of the aligned word at wva (va: for errors) */
 bool mem_store_be(cpu_t *c, uint32_t wva, uint32_t val, uint32_t be, uint32_t va);
 bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out);
+/* Drop the CPU's reservation (and its page's mark). */
+void cpu_ll_clear(cpu_t *c);
+/* Remove c's fast write entries for a RAM page. */
+void wtlb_drop_page(cpu_t *c, ram_bank *b, uint32_t pidx);
 bool mem_sc(cpu_t *c, uint32_t va, uint32_t val, uint32_t *ok);
 dpage *fetch_slow(cpu_t *c, uint32_t pc);
 

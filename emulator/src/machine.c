@@ -99,10 +99,8 @@ void machine_break_ll(machine *m, uint64_t pa, uint64_t len)
 {
     for (int i = 0; i < m->ncpus; i++) {
         cpu_t *c = &m->cpus[i];
-        if (c->ll_valid && c->ll_pa + 4 > pa && c->ll_pa < pa + len) {
-            c->ll_valid = false;
-            c->ll_host = 0;
-        }
+        if (c->ll_valid && c->ll_pa + 4 > pa && c->ll_pa < pa + len)
+            cpu_ll_clear(c);
     }
 }
 
@@ -434,38 +432,19 @@ static bool cpu_runnable(machine *m, cpu_t *c)
     return true;
 }
 
-/* Pages holding the LL reservations of the other (suspended) CPUs lose
- * their fast write entries in the CPU that runs next, so that its stores
- * to them reach machine_break_ll().  A CPU's own reservation is checked on
- * its fast path. */
+/* A page holding a CPU's LL reservation gets no fast write entry in any
+ * CPU (llmap), so that every store to it reaches machine_break_ll().  The
+ * reserving CPU dropped its own entries when it took the reservation; the
+ * CPU that runs next drops those it filled for the other CPUs' pages. */
 static void ll_watch_update(machine *m, cpu_t *run)
 {
-    for (unsigned i = 0; i < m->n_ll_watch; i++) {
-        ram_bank *b = bus_ram_bank(m, m->ll_watch[i]);
-        if (b)
-            b->llmap[(m->ll_watch[i] - b->base) >> PAGE_SHIFT] = 0;
-    }
-    m->n_ll_watch = 0;
     for (int k = 0; k < m->ncpus; k++) {
         cpu_t *o = &m->cpus[k];
         if (o == run || !o->ll_valid || !o->ll_host)
             continue;
-        uint64_t pg = o->ll_pa & ~(uint64_t)(PAGE_SIZE - 1);
-        ram_bank *b = bus_ram_bank(m, pg);
-        if (!b)
-            continue;
-        uint32_t pidx = (uint32_t)((pg - b->base) >> PAGE_SHIFT);
-        if (b->llmap[pidx])
-            continue;
-        b->llmap[pidx] = 1;
-        m->ll_watch[m->n_ll_watch++] = pg;
-        uintptr_t hpage = (uintptr_t)(b->mem + ((size_t)pidx << PAGE_SHIFT));
-        for (int md = 0; md < 2; md++)
-            for (unsigned i = 0; i < STLB_N; i++) {
-                stlb_ent *e = &run->dtlb_w[md][i];
-                if (e->tag != STLB_INVALID && e->addend + e->tag == hpage)
-                    e->tag = STLB_INVALID;
-            }
+        ram_bank *b = bus_ram_bank(m, o->ll_pa);
+        if (b)
+            wtlb_drop_page(run, b, (uint32_t)((o->ll_pa - b->base) >> PAGE_SHIFT));
     }
 }
 

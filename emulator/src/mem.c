@@ -83,15 +83,22 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
     if (m->cur && dp == m->cur->cur_dp) {
         /* The running CPU executes from it (the others left their pages
          * when they were suspended): re-arm lazy decoding of the touched words and
-         * of the word after each (its delay-slot status may change). */
+         * of the word after each (its delay-slot status may change).  Block
+         * lengths may change too: forget them all, and leave after the
+         * storing instruction, so that the rest of the page is re-entered
+         * (and charged) as it is now. */
         const void *dec = cpu_handlers[OP_decode * 2];
         uint32_t first = off >> 2, last = (off + len - 1) >> 2;
         if (last + 1 < DPAGE_N)
             last++;
         else
             last = DPAGE_N - 1;
+        cpu_marker_clear(m->cur);
         for (uint32_t i = first; i <= last; i++)
             dp->ops[i].h = dec;
+        for (uint32_t i = 0; i < DPAGE_N; i++)
+            dp->blen[i] = BLEN_UNKNOWN;
+        m->cur->exit_req = true;
         return;
     }
     code_page_unmap(m, dp);
@@ -196,8 +203,13 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
                 if (be & (1u << i))
                     p[i] = (uint8_t)(val >> (8 * i));
         }
-        if (fast)
-            stlb_set(&c->dtlb_w[c->mode][(wva >> PAGE_SHIFT) & (STLB_N - 1)], wva, hpage);
+        if (fast) {
+            unsigned slot = (wva >> PAGE_SHIFT) & (STLB_N - 1);
+            uint16_t s = (uint16_t)((unsigned)c->mode * STLB_N + slot + 1);
+            uint16_t *ws = &b->wslot[c->idx][(pa - b->base) >> PAGE_SHIFT];
+            stlb_set(&c->dtlb_w[c->mode][slot], wva, hpage);
+            *ws = !*ws || *ws == s ? s : WSLOT_MANY;
+        }
         return true;
     }
     if (bus_mmio_write(m, pa, be, val)) {
@@ -227,6 +239,36 @@ bool mem_store_be(cpu_t *c, uint32_t wva, uint32_t val, uint32_t be, uint32_t va
 
 /* ------------------------------------------------------------ LL / SC */
 
+void wtlb_drop_page(cpu_t *c, ram_bank *b, uint32_t pidx)
+{
+    uint16_t *ws = &b->wslot[c->idx][pidx];
+    uintptr_t hpage = (uintptr_t)(b->mem + ((size_t)pidx << PAGE_SHIFT));
+    stlb_ent *tab = &c->dtlb_w[0][0];
+    if (!*ws)
+        return;
+    if (*ws != WSLOT_MANY) {
+        stlb_ent *e = &tab[*ws - 1];
+        if (e->tag != STLB_INVALID && e->addend + e->tag == hpage)
+            e->tag = STLB_INVALID;
+    } else {
+        for (unsigned i = 0; i < 2 * STLB_N; i++)
+            if (tab[i].tag != STLB_INVALID && tab[i].addend + tab[i].tag == hpage)
+                tab[i].tag = STLB_INVALID;
+    }
+    *ws = 0;
+}
+
+void cpu_ll_clear(cpu_t *c)
+{
+    if (c->ll_valid && c->ll_host) {
+        ram_bank *b = bus_ram_bank(c->m, c->ll_pa);
+        if (b)
+            b->llmap[(c->ll_pa - b->base) >> PAGE_SHIFT] &= (uint8_t)~(1u << c->idx);
+    }
+    c->ll_valid = false;
+    c->ll_host = 0;
+}
+
 bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
 {
     machine *m = c->m;
@@ -242,15 +284,21 @@ bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
     }
     ram_bank *b = bus_ram_bank(m, pa);
     if (b) {
+        cpu_ll_clear(c);
         uint8_t *p = b->mem + (pa - b->base);
+        uint32_t pidx = (uint32_t)((pa - b->base) >> PAGE_SHIFT);
         *out = *(const u32a *)p;
         c->ll_host = (uintptr_t)p;
+        /* Stores to the page must reach machine_break_ll(): no fast write
+         * entries for it while the reservation lives. */
+        b->llmap[pidx] |= (uint8_t)(1u << c->idx);
+        wtlb_drop_page(c, b, pidx);
     } else {
         if (bus_mmio_read(m, pa, out)) {
             cpu_data_fault(c, va, MMU_READ | MMU_DATA_ILLEGAL);
             return false;
         }
-        c->ll_host = 0;
+        cpu_ll_clear(c);
         c->exit_req = true;
     }
     c->ll_valid = true;
@@ -271,8 +319,7 @@ bool mem_sc(cpu_t *c, uint32_t va, uint32_t val, uint32_t *ok)
         return false;
     }
     bool success = c->ll_valid && c->ll_pa == pa;
-    c->ll_valid = false;
-    c->ll_host = 0;
+    cpu_ll_clear(c);
     *ok = 0;
     if (!success)
         return true;

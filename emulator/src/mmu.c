@@ -271,8 +271,7 @@ int mmu_cp2_write(cpu_t *c, int reg, uint32_t val)
     case CP2_WORD_LO: c->word_lo = val; break;
     case CP2_WORD_HI: c->word_hi = val; break;
     case CP2_LL_RESET:
-        c->ll_valid = false;
-        c->ll_host = 0;
+        cpu_ll_clear(c);
         break;
     case CP2_DATA_PADDR_EXT:
         c->dpaddr_ext = val & 0xFF;
