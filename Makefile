@@ -5,6 +5,8 @@
 #   make test           every test
 #   make bench          emulator benchmark and guest figures (not pass/fail)
 #   make bench-sister   qmips on QEMU mipssim next to stock arch/mips on Malta
+#   make disk           ext4 root file system image for the block device
+#   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
 #                       (build output in build/<spec>-<name>/)
@@ -56,12 +58,12 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	kernel emulator run test bench bench-sister clean distclean help
+	kernel emulator disk run test bench bench-sister bench-disk clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,10p' Makefile
+	@sed -n '2,12p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -165,6 +167,20 @@ emulator:
 	@scripts/install-deps.sh emulator
 	$(MAKE) -C emulator BUILD=$(BUILD)
 
+# The root file system image for the block device (issue 10): an ext4
+# image of ROOTFS_DIR made with mke2fs -d (scripts/make-disk.sh, no root
+# needed), rebuilt only when its inputs change. By default ROOTFS_DIR is the
+# nolibc userland, staged from the initramfs list.
+DISK        = $(KOUT)/disk.img
+DISK_SIZE  ?= 32M
+ROOTFS_DIR ?= $(UOUT)/rootfs
+
+disk: userland
+	@scripts/install-deps.sh disk
+	@if [ "$(ROOTFS_DIR)" = "$(UOUT)/rootfs" ]; then \
+		scripts/stage-rootfs.sh $(UOUT)/userland/initramfs.list $(ROOTFS_DIR); fi
+	@scripts/make-disk.sh $(ROOTFS_DIR) $(DISK) $(DISK_SIZE)
+
 BOOT_TIMEOUT ?= 300
 
 # The main job: boot the kernel to /init in the emulator, or in QEMU when
@@ -172,14 +188,19 @@ BOOT_TIMEOUT ?= 300
 # kernel command line there); the guest's power-off status is the exit status.
 QEMU_RUN   = $(shell $(PYTHON) scripts/qemu-cmd.py $(SPEC) $(KOUT)/vmlinux $(APPEND))
 QEMU_MACHINE = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.qemu.machine 2>/dev/null)
+# Once `make disk` made the image, `make run` keeps it up to date and boots
+# with it as the root file system (init falls back to the initramfs).
+HAVE_DISK  = $(if $(QEMU_MACHINE),,$(wildcard $(DISK)))
+BOOTARGS   = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) boot.bootargs)
+DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) root=/dev/ioc0 rw")
 
-run: kernel $(if $(QEMU_MACHINE),,emulator)
+run: kernel $(if $(QEMU_MACHINE),,emulator) $(if $(HAVE_DISK),disk)
 ifneq ($(QEMU_MACHINE),)
 	@echo "  BOOT    $(KOUT)/vmlinux in QEMU"
 	timeout $(BOOT_TIMEOUT) $(QEMU_RUN)
 else
 	@echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"
-	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(KOUT)/vmlinux
+	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
 endif
 
 # generated/ must be what the spec produces before anything uses it.
@@ -199,6 +220,13 @@ bench: emulator kernel
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
 	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux --vmlinux8 $(BUILD)/$(basename $(notdir $(SMP8_SPEC)))/vmlinux
+
+# Block-device throughput through the root file system (issue 10): a large
+# sequential write + fsync, then a read, in guest time and guest
+# instructions (scripts/bench-disk.py, /bin/disk-bench, on a copy of the image).
+bench-disk: kernel emulator disk
+	$(PYTHON) scripts/bench-disk.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
+		--vmlinux $(KOUT)/vmlinux --disk $(DISK) --bootargs "$(BOOTARGS)"
 
 # The sister architecture next to stock arch/mips (issue 9): qmips on QEMU
 # mipssim and a malta_defconfig kernel (built here, in build/malta) on QEMU

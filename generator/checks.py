@@ -503,6 +503,44 @@ def syscall_registers_valid(d, report):
         seen.setdefault(reg, i)
 
 
+#: what a syscall may list in abi.syscall.clobbers besides the o32 names.
+CLOBBER_EXTRA = ("hi", "lo")
+
+
+@rule
+def syscall_clobbers_valid(d, report):
+    """abi.syscall.clobbers: known names, each once, none the convention needs."""
+    sc = d["abi"]["syscall"]
+    needed = {sc["return_register"]: "holds the result"}
+    needed[sc["number_register"]] = ("holds the syscall number and the result"
+                                     if sc["number_register"] == sc["return_register"]
+                                     else "holds the syscall number")
+    for i, reg in enumerate(sc["arg_registers"]):
+        needed.setdefault(reg, f"is argument {i + 1}")
+    needed.setdefault("sp", "is the stack pointer (arguments 5.. are read through it)")
+    needed.setdefault("zero", "is hard-wired to 0")
+    for reg in ("k0", "k1"):
+        needed.setdefault(reg, "is reserved for the kernel: every exception clobbers it, "
+                               "whatever the syscall ABI says")
+    seen: dict[int | str, int] = {}
+    for i, reg in enumerate(sc["clobbers"] or []):
+        path = f"abi.syscall.clobbers[{i}]"
+        if reg is None:
+            continue
+        if reg not in O32_REGISTERS and reg not in CLOBBER_EXTRA:
+            report(path, f"'{reg}' is not a register a syscall can clobber\n"
+                         f"valid names: {O32_NAMES_DOC}, hi, lo")
+            continue
+        if reg in needed:
+            report(path, f"'{reg}' cannot be clobbered by the syscall: it {needed[reg]}")
+            continue
+        key = O32_REGISTERS.get(reg, reg)
+        if key in seen:
+            report(path, f"register '{reg}' is listed twice (also abi.syscall.clobbers"
+                         f"[{seen[key]}])")
+        seen.setdefault(key, i)
+
+
 @rule
 def dtb_register_valid(d, report):
     _check_register(report, "boot.dtb_register", d["boot"]["dtb_register"], "DTB pointer")

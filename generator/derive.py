@@ -72,6 +72,41 @@ def _frame(frame: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+#: What C code (o32) preserves across calls: a syscall's fast path need not
+#: save them, the slow path saves them into pt_regs when it needs a full one.
+C_CALLEE_SAVED = (16, 17, 18, 19, 20, 21, 22, 23, 30)
+
+
+def _syscall_register_classes(sc: dict[str, Any]) -> dict[str, Any]:
+    """Sort the general registers for the syscall entry code (abi.syscall.clobbers).
+
+    clobber_regnums: not saved, zeroed on the way out; entry_regnums: saved at
+    entry and restored on the fast way out (what C code may clobber and the
+    ABI keeps); static_regnums: what C code preserves and the ABI keeps, saved
+    only when a full pt_regs is needed; result_regnums: the result registers.
+    sp (29) is always saved at entry; zero, k0 and k1 are none of these.
+    """
+    clobbers = [r for r in sc["clobbers"] or [] if r is not None]
+    clobbered = {O32_REGISTERS[r] for r in clobbers if r in O32_REGISTERS}
+    result = {O32_REGISTERS[sc["return_register"]]}
+    if sc["error_convention"] == "a3_flag":
+        result.add(O32_REGISTERS["a3"])
+    out: dict[str, list[int]] = {"clobber_regnums": [], "entry_regnums": [],
+                                 "static_regnums": [], "result_regnums": sorted(result)}
+    for n in range(1, 32):
+        if n in (26, 27, 29):
+            continue
+        if n in clobbered:
+            out["clobber_regnums"].append(n)
+        elif n in result:
+            continue
+        elif n in C_CALLEE_SAVED:
+            out["static_regnums"].append(n)
+        else:
+            out["entry_regnums"].append(n)
+    return {**out, "clobbers_hi": "hi" in clobbers, "clobbers_lo": "lo" in clobbers}
+
+
 def derive(spec: dict[str, Any]) -> dict[str, Any]:
     """Compute the ``derived`` template variable from the normalized spec."""
     isa, abi, mmu, layout, platform = (spec[k] for k in ("isa", "abi", "mmu", "layout", "platform"))
@@ -173,6 +208,7 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
         "a3_flag": sc["error_convention"] == "a3_flag",
         "negative_v0": sc["error_convention"] == "negative_v0",
     }
+    d["syscall"].update(_syscall_register_classes(sc))
     # RDHWR register numbers user mode may read (HWREna bits).
     rdhwr = {"cpunum": 0, "synci_step": 1, "cc": 2, "ccres": 3, "ulr": 29}
     d["hwrena_mask"] = sum(1 << rdhwr[name] for name in abi["tls"]["hwrena"])

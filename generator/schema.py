@@ -226,6 +226,10 @@ SYSCALL = Map(doc="system call convention", fields={
     "clone_order": Str(doc="argument order of clone()",
                        choices=("forwards", "backwards", "backwards2", "backwards3"),
                        default="forwards"),
+    "clobbers": List(doc="registers the syscall instruction clobbers (o32 names, hi, lo): the "
+                         "kernel neither saves nor restores them on its fast path and returns "
+                         "them zeroed; every other register but the result comes back as the "
+                         "caller had it", item=_reg("clobbered register"), default=[]),
 })
 
 TLS = Map(doc="thread-local storage", fields={

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages portkit needs, only those that are missing.
-# Usage: scripts/install-deps.sh [GROUP...]   (groups: kernel emulator test; default: all)
+# Usage: scripts/install-deps.sh [GROUP...]   (groups: kernel emulator disk test; default: all)
 set -eu
 
 kernel="linux-source-6.1 gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
@@ -8,17 +8,19 @@ kernel="linux-source-6.1 gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
 	python3 python3-jinja2 python3-yaml"
 emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
 	binutils-mipsel-linux-gnu"
+disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
 	libclang-rt-14-dev"
 
-groups=${*:-kernel emulator test}
+groups=${*:-kernel emulator disk test}
 want=""
 for g in $groups; do
 	case $g in
 	kernel) want="$want $kernel" ;;
 	emulator) want="$want $emulator" ;;
+	disk) want="$want $disk" ;;
 	test) want="$want $test" ;;
-	*) echo "install-deps: unknown group '$g' (kernel, emulator, test)" >&2; exit 2 ;;
+	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test)" >&2; exit 2 ;;
 	esac
 done
 

@@ -15,11 +15,21 @@
  *                          /bin/A, /bin/B ... (userland/tests/A.c); each one
  *                          is a check that passes when it exits with status 0
  *
+ * Root file system (kernel parameters, read from /proc/cmdline): with
+ * root=DEV, init mounts DEV (rootfstype=, rootflags=, ro/rw as the kernel
+ * reads them; read-only unless rw), moves /dev and /proc into it, makes it
+ * the root and executes init= there (default /sbin/init, then /init) with
+ * portkit_root=DEV added to its environment. If that fails it says why and
+ * carries on from the initramfs. Before powering off, init syncs and, on a
+ * disk root, remounts it read-only so the image is clean.
+ *
  * Output lines the host tests read:
  *   portkit-init: <sysname> <release> <machine>, <N> KiB RAM
  *   check <name>: ok | FAIL (<why>)
  *   portkit-run: <program> exited with status <n> | killed by signal <n>
  *   portkit-init: <passed> passed, <failed> failed
+ *   portkit-init: root DEV (FSTYPE, ro|rw): executing INIT
+ *   portkit-init: cannot use root DEV: <why>; staying on the initramfs
  */
 
 #include "libc.h"
@@ -379,6 +389,277 @@ static void echo_console_line(char **envp)
 	check("console-read", n > 0, "read from the console");
 }
 
+/* ------------------------------------------------------------ root= */
+
+#define NEWROOT "/newroot"
+
+static char cmdline[1024];
+
+/* The value of kernel parameter NAME= in /proc/cmdline, or NULL. */
+static const char *cmdline_value(const char *name, char *out, size_t size)
+{
+	size_t len = strlen(name);
+	const char *p = cmdline;
+
+	while (*p) {
+		const char *end;
+
+		while (*p == ' ' || *p == '\n')
+			p++;
+		end = p;
+		while (*end && *end != ' ' && *end != '\n')
+			end++;
+		if ((size_t)(end - p) > len && !strncmp(p, name, len) && p[len] == '=') {
+			size_t n = end - p - len - 1;
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p + len + 1, n);
+			out[n] = 0;
+			return out;
+		}
+		p = end;
+	}
+	return NULL;
+}
+
+/* Which of the words A and B comes last in /proc/cmdline (NULL: neither). */
+static const char *cmdline_last_of(const char *a, const char *b)
+{
+	const char *p = cmdline, *found = NULL;
+
+	while (*p) {
+		const char *end;
+
+		while (*p == ' ' || *p == '\n')
+			p++;
+		end = p;
+		while (*end && *end != ' ' && *end != '\n')
+			end++;
+		if ((size_t)(end - p) == strlen(a) && !strncmp(p, a, end - p))
+			found = a;
+		if ((size_t)(end - p) == strlen(b) && !strncmp(p, b, end - p))
+			found = b;
+		p = end;
+	}
+	return found;
+}
+
+static int read_cmdline(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	cmdline[n] = 0;
+	return 0;
+}
+
+static int is_executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+}
+
+/* Try each file system type of LIST (comma separated) in turn. */
+static int mount_any(const char *dev, const char *list, unsigned long flags,
+		     const char *data, char *used, size_t size)
+{
+	char type[32];
+	int err = ENODEV;
+
+	while (*list) {
+		const char *end = strchr(list, ',');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+
+		if (n && n < sizeof(type)) {
+			memcpy(type, list, n);
+			type[n] = 0;
+			if (mount(dev, NEWROOT, type, flags, data) == 0) {
+				strncpy(used, type, size - 1);
+				used[size - 1] = 0;
+				return 0;
+			}
+			/* Keep the most telling error: not "wrong type". */
+			if (errno != EINVAL || err == ENODEV)
+				err = errno;
+		}
+		list += n;
+		if (*list == ',')
+			list++;
+	}
+	errno = err;
+	return -1;
+}
+
+/* Block file systems the kernel has (lines of /proc/filesystems without "nodev"). */
+static void block_filesystems(char *out, size_t size)
+{
+	char buf[1024], *line, *next;
+	int fd = open("/proc/filesystems", O_RDONLY), n;
+
+	out[0] = 0;
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (line = buf; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
+		if (strncmp(line, "nodev", 5)) {
+			while (*line == '\t' || *line == ' ')
+				line++;
+			if (*line && strlen(out) + strlen(line) + 2 < size) {
+				if (*out)
+					strncat(out, ",", 1);
+				strncat(out, line, strlen(line));
+			}
+		}
+	}
+}
+
+static const char *errno_text(int e)
+{
+	switch (e) {
+	case ENOENT: return "no such device";
+	case ENXIO: return "no such device or address";
+	case ENODEV: return "no such file system type";
+	case EINVAL: return "not a file system of that type (or bad options)";
+	case EIO: return "I/O error";
+	case EACCES: return "permission denied (read-only device?)";
+	case EROFS: return "read-only device";
+	case EBUSY: return "device busy";
+	case ENOTBLK: return "not a block device";
+	case EUCLEAN: return "file system needs repair";
+	default: return "error";
+	}
+}
+
+/*
+ * With root=DEV on the command line, make DEV the root and execute its
+ * init. Returns only when staying on the initramfs.
+ */
+static void switch_root(char **envp)
+{
+	char dev[128], types[256], flags_text[256], init[128], fstype[32];
+	char *env[64], marker[160], *argv[2];
+	const char *rw, *candidates[2], *chosen;
+	unsigned long flags;
+	unsigned int i, n = 0;
+	struct stat st;
+
+	if (read_cmdline() < 0 || !cmdline_value("root", dev, sizeof(dev)))
+		return;
+	for (i = 0; envp[i]; i++)
+		if (!strncmp(envp[i], "portkit_root=", 13))
+			return;		/* we are the init of the new root */
+
+	if (!cmdline_value("rootfstype", types, sizeof(types)))
+		block_filesystems(types, sizeof(types));
+	if (!cmdline_value("rootflags", flags_text, sizeof(flags_text)))
+		flags_text[0] = 0;
+	rw = cmdline_last_of("ro", "rw");
+	flags = rw && !strcmp(rw, "rw") ? 0 : MS_RDONLY;
+
+	mkdir(NEWROOT, 0755);
+	if (stat(dev, &st) < 0) {
+		printf("portkit-init: cannot use root %s: %s (errno %d); staying on the initramfs\n",
+		       dev, errno_text(errno), errno);
+		return;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		printf("portkit-init: cannot use root %s: not a block device; staying on the initramfs\n",
+		       dev);
+		return;
+	}
+	if (mount_any(dev, types, flags, flags_text[0] ? flags_text : NULL,
+		      fstype, sizeof(fstype)) < 0) {
+		int e = errno;
+
+		if (!(flags & MS_RDONLY) && (e == EACCES || e == EROFS) &&
+		    mount_any(dev, types, flags | MS_RDONLY,
+			      flags_text[0] ? flags_text : NULL, fstype, sizeof(fstype)) == 0) {
+			printf("portkit-init: %s is read-only: mounted read-only\n", dev);
+			flags |= MS_RDONLY;
+		} else {
+			printf("portkit-init: cannot use root %s: mount (%s) failed: %s (errno %d); "
+			       "staying on the initramfs\n", dev, types, errno_text(e), e);
+			return;
+		}
+	}
+
+	n = 0;
+	if (cmdline_value("init", init, sizeof(init)))
+		candidates[n++] = init;
+	else {
+		candidates[n++] = "/sbin/init";
+		candidates[n++] = "/init";
+	}
+	for (i = 0; i < n; i++) {
+		char path[sizeof(NEWROOT) + 128];
+
+		strcpy(path, NEWROOT);
+		strncat(path, candidates[i], sizeof(path) - sizeof(NEWROOT) - 1);
+		if (is_executable(path))
+			break;
+	}
+	if (i == n) {
+		printf("portkit-init: cannot use root %s: no init program (%s%s) in it; "
+		       "staying on the initramfs\n", dev, candidates[0], n > 1 ? ", /init" : "");
+		umount2(NEWROOT, 0);
+		return;
+	}
+	chosen = candidates[i];
+
+	/* /dev and /proc go along where the new root has room for them. */
+	if (stat(NEWROOT "/dev", &st) == 0 && S_ISDIR(st.st_mode))
+		mount("/dev", NEWROOT "/dev", NULL, MS_MOVE, NULL);
+	if (stat(NEWROOT "/proc", &st) == 0 && S_ISDIR(st.st_mode))
+		mount("/proc", NEWROOT "/proc", NULL, MS_MOVE, NULL);
+	if (chdir(NEWROOT) < 0 || mount(".", "/", NULL, MS_MOVE, NULL) < 0 ||
+	    chroot(".") < 0 || chdir("/") < 0) {
+		printf("portkit-init: cannot switch to root %s (errno %d)\n", dev, errno);
+		return;		/* still somewhere usable: the checks say the rest */
+	}
+
+	for (i = 0; envp[i] && i < sizeof(env) / sizeof(env[0]) - 2; i++)
+		env[i] = envp[i];
+	strcpy(marker, "portkit_root=");
+	strncat(marker, dev, sizeof(marker) - 14);
+	env[i++] = marker;
+	env[i] = NULL;
+	printf("portkit-init: root %s (%s, %s): executing %s\n", dev, fstype,
+	       flags & MS_RDONLY ? "ro" : "rw", chosen);
+	argv[0] = (char *)chosen;
+	argv[1] = NULL;
+	execve(chosen, argv, env);
+	printf("portkit-init: cannot execute %s on root %s (errno %d)\n", chosen, dev, errno);
+}
+
+/* On a disk root: write everything out and leave the file system clean. */
+static void quiesce_root(char **envp)
+{
+	sync();
+	for (; *envp; envp++)
+		if (!strncmp(*envp, "portkit_root=", 13)) {
+			if (mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0)
+				printf("portkit-init: cannot remount / read-only (errno %d)\n",
+				       errno);
+			return;
+		}
+}
+
 static void power_off(void)
 {
 	char status[8];
@@ -406,6 +687,8 @@ int main(int argc, char **argv, char **envp)
 	mkdir("/tmp", 01777);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("proc", "/proc", "proc", 0, NULL);
+	if (getpid() == 1)
+		switch_root(envp);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
 
 	crash_kernel_in_child(envp);
@@ -435,6 +718,7 @@ int main(int argc, char **argv, char **envp)
 	run_test_programs(envp);
 
 	printf("portkit-init: %d passed, %d failed\n", passed, failed);
+	quiesce_root(envp);
 	power_off();
 	return 1;
 }

@@ -6,6 +6,12 @@
  * the backing image and guest RAM, STATUS becomes *_SUCCESS / *_ERROR and
  * the IRQ line rises if IRQ_ENABLE != 0.  Reading STATUS in a terminal state
  * returns it, acknowledges the IRQ and goes back to IDLE.
+ *
+ * A backing file is written through: a write completes only once its data
+ * reached the file and fdatasync() returned, so what the guest saw
+ * completed survives the emulator being killed (or the host crashing).
+ * The disk can be read-only (writes end in WRITE_ERROR) and block ranges
+ * can be declared bad (fault injection: transfers touching them fail).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,7 +64,19 @@ static bool do_io(blockdev_t *b, bool write, uint64_t off, uint8_t *buf, size_t 
             return false;
         done += (size_t)n;
     }
+    if (write && fdatasync(b->fd) < 0 && errno != EINVAL)
+        return false; /* EINVAL: a file that cannot be synced (nothing to flush) */
     return true;
+}
+
+static bool bad_blocks(const blockdev_t *b)
+{
+    const temu_config *cfg = &b->m->cfg;
+    uint64_t first = b->lba, last = (uint64_t)b->lba + (b->count ? b->count - 1 : 0);
+    for (int i = 0; i < cfg->ndisk_errors; i++)
+        if (first <= cfg->disk_errors[i].last && cfg->disk_errors[i].first <= last)
+            return true;
+    return false;
 }
 
 static void complete(blockdev_t *b)
@@ -68,7 +86,7 @@ static void complete(blockdev_t *b)
     uint64_t pa = ((uint64_t)(b->buffer_ext & 0xFF) << 32) | b->buffer;
     size_t len = (size_t)b->count * BLK_SIZE;
     bool ok = (uint64_t)b->lba + b->count <= b->nblocks && b->count <= BLK_MAX_COUNT &&
-              (rd || !b->readonly);
+              (rd || !b->readonly) && !bad_blocks(b);
     uint8_t *tmp = NULL;
     if (ok && len) {
         tmp = malloc(len);
@@ -158,10 +176,12 @@ blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t err
     b->irq = d->nirq ? d->irq[0] : -1;
     b->irq_enable = 1;
     const temu_config *cfg = &m->cfg;
+    b->readonly = cfg->disk_readonly != 0;
     if (cfg->disk_path) {
         const char *p = cfg->disk_path;
-        b->fd = open(p, O_RDWR | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
-        if (b->fd < 0 && (errno == EACCES || errno == EROFS)) {
+        /* O_NONBLOCK: a FIFO must not block */
+        b->fd = open(p, (b->readonly ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NONBLOCK);
+        if (b->fd < 0 && !b->readonly && (errno == EACCES || errno == EROFS)) {
             b->fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
             b->readonly = b->fd >= 0;
         }
@@ -212,8 +232,16 @@ blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t err
         memcpy(b->mem, cfg->disk_data, cfg->disk_size);
         b->nblocks = cfg->disk_size / BLK_SIZE;
     }
-    if (b->nblocks > 0xFFFFFFFFull)
-        b->nblocks = 0xFFFFFFFFull;
+    if (b->nblocks > 0xFFFFFFFFull) {
+        /* SIZE and LBA are 32-bit block numbers */
+        errf(err, errlen,
+             "%s: disk image of %llu bytes is larger than the block device can address "
+             "(at most %llu blocks of %u bytes)",
+             cfg->disk_path ? cfg->disk_path : "in-memory disk",
+             (unsigned long long)(b->nblocks * BLK_SIZE), 0xFFFFFFFFull, BLK_SIZE);
+        blockdev_free(b);
+        return NULL;
+    }
     mmio_region r = {d->base, d->size, "blockdev", b, blk_read, blk_write};
     bus_add_mmio(m, &r);
     return b;

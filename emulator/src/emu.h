@@ -60,6 +60,8 @@ enum temu_idle_mode {
     TEMU_IDLE_SLEEP = 1, /* sleep the equivalent wall-clock time on the host */
 };
 
+#define TEMU_MAX_DISK_ERRORS 8
+
 typedef struct temu_config {
     const void *dtb;          /* platform device tree; NULL = built-in default */
     size_t dtb_size;          /* size of the dtb buffer */
@@ -68,6 +70,12 @@ typedef struct temu_config {
     const char *disk_path;    /* block device backing file (read/write); NULL = none */
     const void *disk_data;    /* alternative: in-memory disk image (copied) */
     size_t disk_size;         /* size of disk_data in bytes (multiple of 512) */
+    int disk_readonly;        /* the guest may not write the disk: its writes fail,
+                                 and its DTB node gets a "read-only" property */
+    /* Fault injection: a transfer touching blocks first..last (inclusive)
+     * of one of these ranges ends in READ_ERROR / WRITE_ERROR. */
+    int ndisk_errors;
+    struct { uint64_t first, last; } disk_errors[TEMU_MAX_DISK_ERRORS];
     int idle_mode;            /* enum temu_idle_mode */
     uint32_t poll_interval;   /* instructions between host polls; 0 = 100000 */
     temu_host host;

@@ -308,7 +308,7 @@ typedef struct platform {
 int platform_parse(const void *fdt, size_t len, const char *name, platform *p,
                    char *err, size_t errlen);
 int platform_default_dtb(void **out, size_t *outlen);
-int platform_finalize_dtb(const void *in, const char *bootargs, void **out,
+int platform_finalize_dtb(const void *in, const char *bootargs, bool disk_ro, void **out,
                           size_t *outlen, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- machine */

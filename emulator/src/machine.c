@@ -260,7 +260,8 @@ int temu_boot(temu *e, char *err, size_t errlen)
     machine *m = &e->m;
     free(m->boot_dtb);
     m->boot_dtb = NULL;
-    if (platform_finalize_dtb(m->dtb, m->cfg.bootargs, &m->boot_dtb, &m->boot_dtb_len, err,
+    if (platform_finalize_dtb(m->dtb, m->cfg.bootargs, m->blk && m->blk->readonly,
+                              &m->boot_dtb, &m->boot_dtb_len, err,
                               errlen))
         return -1;
     /* the first RAM bank = the one at the lowest address */

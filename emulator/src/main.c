@@ -232,7 +232,9 @@ static void usage(FILE *f)
             "  -kernel FILE        ELF32 little-endian MIPS image (loaded at p_paddr)\n"
             "  -dtb FILE           platform device tree (default: built-in platform)\n"
             "  -append ARGS        replace /chosen/bootargs in the guest's DTB\n"
-            "  -disk FILE          block device backing image (read/write)\n"
+            "  -disk FILE          block device backing image (read/write, written through)\n"
+            "  -disk-ro            the disk is read-only (guest writes fail; DTB says read-only)\n"
+            "  -disk-error A-B     blocks A..B of the disk give device errors (repeatable)\n"
             "  -serial stdio|file:PATH|none   TTY channel 0 (default stdio)\n"
             "  -icount-limit N     stop after N instructions (exit 125); also -max-insns\n"
             "  -timeout SECS       wall-clock limit (exit 124); inf or > 1e9 = none\n"
@@ -365,6 +367,9 @@ typedef struct opts {
     uint32_t quantum;
     bool seeded;
     uint64_t seed;
+    bool disk_ro;
+    int ndisk_errors;
+    uint64_t disk_errors[TEMU_MAX_DISK_ERRORS][2];
 } opts;
 
 static int parse_args(int argc, char **argv, opts *o)
@@ -394,6 +399,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->gdb = "tcp::1234";
         } else if (!strcmp(a, "-S")) {
             o->wait_gdb = true;
+        } else if (!strcmp(a, "-disk-ro")) {
+            o->disk_ro = true;
         } else if ((r = ARG("-kernel"))) {
             if (r < 0) return EXIT_ERROR;
             if (o->kernel)
@@ -409,6 +416,22 @@ static int parse_args(int argc, char **argv, opts *o)
         } else if ((r = ARG("-disk"))) {
             if (r < 0) return EXIT_ERROR;
             o->disk = argv[++i];
+        } else if ((r = ARG("-disk-error"))) {
+            if (r < 0) return EXIT_ERROR;
+            const char *v = argv[++i];
+            const char *dash = strchr(v, '-');
+            char first[32];
+            uint64_t lo, hi;
+            if (!dash || (size_t)(dash - v) >= sizeof first)
+                return fail("-disk-error: expected a block range FIRST-LAST, got '%s'", v);
+            memcpy(first, v, (size_t)(dash - v));
+            first[dash - v] = 0;
+            if (!parse_u64(first, &lo) || !parse_u64(dash + 1, &hi) || hi < lo)
+                return fail("-disk-error: expected a block range FIRST-LAST, got '%s'", v);
+            if (o->ndisk_errors == TEMU_MAX_DISK_ERRORS)
+                return fail("-disk-error: at most %d ranges", TEMU_MAX_DISK_ERRORS);
+            o->disk_errors[o->ndisk_errors][0] = lo;
+            o->disk_errors[o->ndisk_errors++][1] = hi;
         } else if ((r = ARG("-serial"))) {
             if (r < 0) return EXIT_ERROR;
             o->serial = argv[++i];
@@ -464,6 +487,8 @@ static int parse_args(int argc, char **argv, opts *o)
         }
 #undef ARG
     }
+    if ((o->disk_ro || o->ndisk_errors) && !o->disk)
+        return fail("%s needs a disk image (-disk FILE)", o->disk_ro ? "-disk-ro" : "-disk-error");
     if (!o->kernel) {
         fail("no ELF image given (use -kernel FILE or a positional FILE)");
         usage(stderr);
@@ -528,6 +553,12 @@ int main(int argc, char **argv)
     cfg.dtb_name = o.dtb;
     cfg.bootargs = o.append;
     cfg.disk_path = o.disk;
+    cfg.disk_readonly = o.disk_ro;
+    cfg.ndisk_errors = o.ndisk_errors;
+    for (int i = 0; i < o.ndisk_errors; i++) {
+        cfg.disk_errors[i].first = o.disk_errors[i][0];
+        cfg.disk_errors[i].last = o.disk_errors[i][1];
+    }
     /* auto: an interactive session follows the wall clock when idle; batch
      * runs jump over idle time (fast and deterministic) */
     bool interactive = h.in_on && isatty(0);

@@ -528,10 +528,13 @@ fail:
     return -1;
 }
 
-/* Copy of `in` with /chosen/bootargs replaced (if bootargs != NULL), packed. */
-int platform_finalize_dtb(const void *in, const char *bootargs, void **out, size_t *outlen,
-                          char *err, size_t errlen)
+/* Copy of `in` with /chosen/bootargs replaced (if bootargs != NULL) and, with
+ * disk_ro, a "read-only" property in the block device nodes; packed. */
+int platform_finalize_dtb(const void *in, const char *bootargs, bool disk_ro, void **out,
+                          size_t *outlen, char *err, size_t errlen)
 {
+    static const char *const blk_compat[] = {"tsar,vci_block_device",
+                                             "tsar,vci_block_device_tsar_v5"};
     size_t sz = fdt_totalsize(in) + (bootargs ? strlen(bootargs) : 0) + 512;
     void *buf = malloc(sz);
     if (!buf) {
@@ -545,6 +548,10 @@ int platform_finalize_dtb(const void *in, const char *bootargs, void **out, size
             ch = fdt_add_subnode(buf, 0, "chosen");
         rc = ch < 0 ? ch : fdt_setprop_string(buf, ch, "bootargs", bootargs);
     }
+    for (size_t i = 0; !rc && disk_ro && i < sizeof blk_compat / sizeof *blk_compat; i++)
+        for (int off = fdt_node_offset_by_compatible(buf, -1, blk_compat[i]);
+             !rc && off >= 0; off = fdt_node_offset_by_compatible(buf, off, blk_compat[i]))
+            rc = fdt_setprop_empty(buf, off, "read-only");
     if (!rc)
         rc = fdt_pack(buf);
     if (rc) {

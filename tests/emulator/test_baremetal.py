@@ -59,6 +59,16 @@ def make_disk(path):
     return path
 
 
+def t_blockdev_wrote_block_3(data, original):
+    assert len(data) == 8 * 512
+    assert data[3 * 512:4 * 512] == bytes((i ^ 0xA5) & 0xFF for i in range(512))
+    assert data[2 * 512:3 * 512] == original[2 * 512:3 * 512]
+
+
+def image_unchanged(data, original):
+    assert data == original
+
+
 # name -> expectations.  Every t_* program must be listed here.
 PROGRAMS = {
     "t_hello": dict(stdout=b"hello from tsar\n"),
@@ -76,7 +86,10 @@ PROGRAMS = {
     "t_xicu": dict(max_wall=5.0),  # a 10 s guest-time timer: `wait` skips it
     "t_perf": dict(stdout=b"perf checksum 0x0623b422\n"),
     "t_tty_echo": dict(stdin=b"hel\rlo\nworld q", stdout=b"line: HELLO\nirq: world q\n"),
-    "t_blockdev": dict(disk=True),
+    "t_blockdev": dict(disk=t_blockdev_wrote_block_3),
+    "t_blockdev_faults": dict(disk=image_unchanged,
+                              args=["-disk-ro", "-disk-error", "2-3"]),
+    "t_blockdev_kill": dict(own_test="test_completed_disk_write_survives_a_kill"),
     "t_dtb": dict(stdout_has=b"bootargs=[console=ttyVTTY0]"),
     "t_sim_retval": dict(rc=42),
     "t_sim_stop": dict(stdout=b"stopping\n"),
@@ -93,13 +106,14 @@ def test_every_program_is_listed():
     assert names == set(PROGRAMS), "update PROGRAMS in test_baremetal.py"
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("name", sorted(n for n in PROGRAMS if "own_test" not in PROGRAMS[n]))
 def test_program(name, tmp_path):
     exp = PROGRAMS[name]
     args = list(exp.get("args", [])) + ["-timeout", "20"]
     disk = None
     if exp.get("disk"):
         disk = make_disk(tmp_path / "disk.img")
+        original = disk.read_bytes()
         args += ["-disk", disk]
     t0 = time.monotonic()
     r = run(args + [elf(name)], stdin=exp.get("stdin", b""))
@@ -115,10 +129,26 @@ def test_program(name, tmp_path):
     if "max_wall" in exp:
         assert wall < exp["max_wall"], f"{name} took {wall:.2f} s"
     if disk is not None:
-        data = disk.read_bytes()
-        assert len(data) == 8 * 512
-        assert data[3 * 512:4 * 512] == bytes((i ^ 0xA5) & 0xFF for i in range(512))
-        assert data[2 * 512:3 * 512] == bytes(((2 * 31 + i) & 0xFF) for i in range(512))
+        exp["disk"](disk.read_bytes(), original)
+
+
+def test_completed_disk_write_survives_a_kill(tmp_path):
+    # The guest saw WRITE_SUCCESS, then the emulator dies without any
+    # chance to flush: the block is in the image (written through).
+    disk = make_disk(tmp_path / "disk.img")
+    original = disk.read_bytes()
+    p = subprocess.Popen([str(EMU), "-disk", str(disk), "-timeout", "20",
+                          str(elf("t_blockdev_kill"))], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        assert p.stdout.readline() == b"written\n"
+    finally:
+        p.kill()
+        p.wait(timeout=10)
+    assert p.returncode == -9
+    data = disk.read_bytes()
+    assert data[512:1024] == bytes((i ^ 0x3C) & 0xFF for i in range(512))
+    assert data[:512] == original[:512] and data[1024:] == original[1024:]
 
 
 # --------------------------------------------------------------- CLI: bad inputs
@@ -243,6 +273,39 @@ def test_bad_disk(tmp_path):
     d = tmp_path / "dir.img"
     d.mkdir()
     expect_126(run(["-disk", d, elf("t_hello")]), d)
+    # SIZE and LBA are 32-bit block numbers: 2 TiB is one block too many
+    # (a sparse file: nothing is written)
+    huge = tmp_path / "huge.img"
+    with open(huge, "wb") as f:
+        f.truncate(512 << 32)
+    expect_126(run(["-disk", huge, elf("t_hello")]), huge, "larger than the block device")
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["-disk-ro"], "-disk-ro needs a disk image"),
+    (["-disk-error", "1-2"], "-disk-error needs a disk image"),
+    (["-disk", "DISK", "-disk-error", "5"], "expected a block range FIRST-LAST, got '5'"),
+    (["-disk", "DISK", "-disk-error", "9-3"], "expected a block range"),
+    (["-disk", "DISK", "-disk-error", "x-3"], "expected a block range"),
+    (["-disk", "DISK", "ELF", "-disk-error"], "needs an argument"),
+])
+def test_bad_disk_options(tmp_path, args, needle):
+    disk = make_disk(tmp_path / "disk.img")
+    args = [disk if a == "DISK" else elf("t_hello") if a == "ELF" else a for a in args]
+    if "ELF" not in [str(a) for a in args] and elf("t_hello") not in args:
+        args.append(elf("t_hello"))
+    expect_126(run(args), needle)
+
+
+def test_disk_ro_opens_a_read_only_image(tmp_path):
+    # -disk-ro needs no write permission on the file
+    disk = make_disk(tmp_path / "disk.img")
+    original = disk.read_bytes()
+    disk.chmod(0o444)
+    r = run(["-disk", disk, "-disk-ro", "-disk-error", "2-3", "-timeout", "20",
+             elf("t_blockdev_faults")])
+    assert r.returncode == 0, r.stderr
+    assert disk.read_bytes() == original
 
 
 @pytest.mark.parametrize("args,needle", [

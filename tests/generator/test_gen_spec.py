@@ -101,6 +101,41 @@ def test_derived_values(proj):
     assert {"name": "CONFIG_VT", "value": "n", "line": "# CONFIG_VT is not set"} in d["kernel_config"]
 
 
+@pytest.mark.parametrize("clobbers,clobbered,entry,static", [
+    # Nothing clobbered: everything but the results is kept, C keeps s0-s7/fp.
+    (None, [], [1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 28, 31],
+     [16, 17, 18, 19, 20, 21, 22, 23, 30]),
+    # MIPS o32's caller-saved set (arch-spec.yaml's).
+    ("[at, v1, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, hi, lo]",
+     [1, 3, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25], [4, 5, 6, 28, 31],
+     [16, 17, 18, 19, 20, 21, 22, 23, 30]),
+    # A callee-saved register may be clobbered too: then it is zeroed.
+    ("[s0, ra, lo]", [16, 31], [1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 28],
+     [17, 18, 19, 20, 21, 22, 23, 30]),
+])
+def test_syscall_register_classes(proj, clobbers, clobbered, entry, static):
+    from generator.derive import derive
+    if clobbers:
+        proj.edit("clone_order: backwards", f"clone_order: backwards\n    clobbers: {clobbers}")
+    sc = derive(load_spec(proj.spec).data)["syscall"]
+    assert sc["clobber_regnums"] == clobbered
+    assert sc["entry_regnums"] == entry and sc["static_regnums"] == static
+    assert sc["result_regnums"] == [2, 7]
+    assert (sc["clobbers_hi"], sc["clobbers_lo"]) == (bool(clobbers and "hi" in clobbers),
+                                                      bool(clobbers and "lo" in clobbers))
+    # Every general register but zero, k0, k1 and sp is in exactly one class.
+    every = sorted(clobbered + entry + static + sc["result_regnums"])
+    assert every == [n for n in range(1, 32) if n not in (26, 27, 29)]
+
+
+def test_negative_v0_keeps_a3(proj):
+    from generator.derive import derive
+    proj.edit("error_convention: a3_flag", "error_convention: negative_v0")
+    proj.edit("clone_order: backwards", "clone_order: backwards\n    clobbers: [t0]")
+    sc = derive(load_spec(proj.spec).data)["syscall"]
+    assert sc["result_regnums"] == [2] and 7 in sc["entry_regnums"]
+
+
 # --- errors ------------------------------------------------------------------
 
 def spec_errors(proj) -> str:
@@ -294,6 +329,34 @@ CASES = {
         "error_convention: a3_flag", "error_convention: a3flag", "error_convention:",
         "abi.syscall.error_convention",
         ["expected one of a3_flag, negative_v0, found string 'a3flag' (did you mean 'a3_flag'?)"]),
+    "unknown clobbered register": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [at, t0, x7, hi]",
+        "clobbers:", "abi.syscall.clobbers[2]",
+        ["'x7' is not a register a syscall can clobber", "valid names: zero at v0 v1",
+         "hi, lo"]),
+    "clobbered argument register": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [t0, a2]",
+        "clobbers:", "abi.syscall.clobbers[1]",
+        ["'a2' cannot be clobbered by the syscall: it is argument 3"]),
+    "clobbered result register": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [v0]",
+        "clobbers:", "abi.syscall.clobbers[0]",
+        ["'v0' cannot be clobbered by the syscall: it holds the syscall number and the result"]),
+    "clobbered stack pointer": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [t9, sp]",
+        "clobbers:", "abi.syscall.clobbers[1]",
+        ["'sp' cannot be clobbered by the syscall: it is the stack pointer"]),
+    "clobbered kernel register": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [k0]",
+        "clobbers:", "abi.syscall.clobbers[0]",
+        ["'k0' cannot be clobbered by the syscall: it is reserved for the kernel"]),
+    "clobbered register twice": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [s8, lo, fp]",
+        "clobbers:", "abi.syscall.clobbers[2]",
+        ["register 'fp' is listed twice (also abi.syscall.clobbers[0])"]),
+    "clobbers not a list of names": (
+        "clone_order: backwards", "clone_order: backwards\n    clobbers: [t0, 7]",
+        "clobbers:", "abi.syscall.clobbers[1]", ["a register name"]),
     "dtb register": (
         "dtb_register: a1", "dtb_register: a9", "dtb_register:", "boot.dtb_register",
         ["'a9' is not a MIPS o32 register name (DTB pointer)"]),

@@ -200,4 +200,38 @@ int current_cpu(void)
 	return cpu;
 }
 
+/* File-system calls nolibc 6.1 lacks: sync, pread/pwrite, clock_gettime. */
+static __attribute__((unused))
+void sync(void)
+{
+	my_syscall0(__NR_sync);
+}
+
+static __attribute__((unused))
+ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+	/* o32 passes a 64-bit argument in an even/odd register pair. */
+	long ret = my_syscall6(__NR_pread64, fd, buf, count, 0,
+			       (unsigned long)offset, offset < 0 ? -1L : 0L);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return ret;
+}
+
+static __attribute__((unused))
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
+{
+	long ret = my_syscall6(__NR_pwrite64, fd, buf, count, 0,
+			       (unsigned long)offset, offset < 0 ? -1L : 0L);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return ret;
+}
+
 #endif /* _PORTKIT_LIBC_H */
