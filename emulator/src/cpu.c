@@ -20,6 +20,18 @@
 
 const void *const *cpu_handlers;
 
+#ifdef PAIR_HIST
+/* Build option PAIR_HIST=1: count pairs of consecutively executed
+ * operations (superinstructions are not formed in such a build). */
+static uint64_t pair_hist[OP_COUNT + 1][OP_COUNT];
+static int pair_last = OP_COUNT;
+static inline void pair_hist_note(int op)
+{
+    pair_hist[pair_last][op]++;
+    pair_last = op;
+}
+#endif
+
 static inline bool op_pcrel_branch(int op)
 {
     switch (op) {
@@ -39,7 +51,7 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
 #define X(n) &&L_##n, &&L_##n##_ds,
         OPLIST(X)
 #undef X
-        &&L_pageend,
+        &&L_pageend, &&L_stop,
     };
     if (!c) {
         cpu_handlers = handlers;
@@ -580,29 +592,49 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     /* ---- handlers ---- */
 L_decode:
 L_decode_ds: {
-    dpage *dp = c->cur_dp;
     uint32_t idx = (uint32_t)(ip - pbase);
-    const u32a *words = (const u32a *)dp->host;
-    int ds = idx == 0 || insn_has_delay_slot(words[idx - 1]);
-    int op = decode_insn(words[idx], ip);
-    if (op_pcrel_branch(op)) {
-        int32_t t = (int32_t)idx + 1 + ((int32_t)ip->imm >> 2);
-        if (t >= 0 && t < DPAGE_N) {
-            ip->sa = 1;
-            ip->imm = (uint32_t)t * (uint32_t)sizeof(dinsn);
-        } else {
-            ip->sa = 0;
-        }
-    }
-    ip->h = handlers[op * 2 + ds];
+    decode_at(c, c->cur_dp, idx);
     goto *ip->h;
 }
 
 #define INST(n)                                                               \
-    L_##n : { B_##n } NEXT;                                                   \
-    L_##n##_ds : { B_##n } DS_NEXT;
+    L_##n : PH(OP_##n);                                                       \
+    { B_##n } NEXT;                                                           \
+    L_##n##_ds : PH(OP_##n);                                                  \
+    { B_##n } DS_NEXT;
 /* Branches: a branch in a delay slot is UNPREDICTABLE; the newer one wins. */
 #define INST_BR(n)                                                            \
+    L_##n : L_##n##_ds : PH(OP_##n);                                          \
+    { B_##n } NEXT;
+
+/* Superinstructions (only formed for words that are not delay slots).  They
+ * run words the block was charged for; a stop marker is never skipped: the
+ * superinstructions covering its word run as their first operation alone
+ * while it is set (cpu_marker_set). */
+/* taken branch or not, once its nop delay slot has retired too */
+#define BR_NOP_TAIL(cond)                                                     \
+    do {                                                                      \
+        if (cond) {                                                           \
+            if (likely(ip->sa))                                               \
+                ENTER((dinsn *)((char *)pbase + ip->imm));                    \
+            c->pc = BR_TARGET();                                              \
+            goto lookup;                                                      \
+        }                                                                     \
+        ENTER(ip + 2);                                                        \
+    } while (0)
+#define B_beq_nop BR_NOP_TAIL(RS == RT);
+#define B_bne_nop BR_NOP_TAIL(RS != RT);
+#define B_b_nop BR_NOP_TAIL(1);
+#define B_jr_nop JUMP(RS);
+/* addiu then the bne that follows it (its own dinsn, decoded with it) */
+#define B_addiu_bne                                                           \
+    B_addiu ip++;                                                             \
+    B_bne
+/* addiu, bne and the bne's nop delay slot */
+#define B_addiu_bne_nop                                                       \
+    B_addiu ip++;                                                             \
+    BR_NOP_TAIL(RS != RT);
+#define INST_FUSED(n)                                                         \
     L_##n : L_##n##_ds : { B_##n } NEXT;
 
     INST(ri) INST(nop) INST(sll) INST(srl) INST(sra) INST(rotr) INST(sllv)
@@ -624,6 +656,8 @@ L_decode_ds: {
     INST(rdhwr) INST(lb) INST(lh) INST(lwl) INST(lw) INST(lbu) INST(lhu)
     INST(lwr) INST(sb) INST(sh) INST(swl) INST(sw) INST(swr) INST(cache)
     INST(ll) INST(sc) INST(pref)
+    INST_FUSED(beq_nop) INST_FUSED(bne_nop) INST_FUSED(b_nop) INST_FUSED(jr_nop)
+    INST_FUSED(addiu_bne) INST_FUSED(addiu_bne_nop)
 
 L_pageend:
     /* Fell off the end of the decoded page (possibly into a delay slot). */
@@ -670,7 +704,7 @@ enter_slow: {
         goto out_pc;
     }
     /* Run the first `budget` instructions of the block, then stop. */
-    cpu_marker_set(c, ip + budget, &&L_stop);
+    cpu_marker_set(c, ip + budget);
     bend = ip + budget;
     budget = 0;
     goto *ip->h;
@@ -753,11 +787,40 @@ out_pc:
 /* The stop marker replaces the handler of the first instruction past the
  * budget; it is removed whenever cpu_exec leaves the block or returns, and
  * before a store re-arms decoding of the running page. */
-void cpu_marker_set(cpu_t *c, dinsn *at, const void *stop)
+/* The plain operation a superinstruction starts with (NULL: not one). */
+static const void *fused_first(const void *h, unsigned *span)
 {
+    static const int pairs[][3] = {
+        {OP_beq_nop, OP_beq, 2}, {OP_bne_nop, OP_bne, 2}, {OP_b_nop, OP_b, 2},
+        {OP_jr_nop, OP_jr, 2},
+        {OP_addiu_bne, OP_addiu, 2}, {OP_addiu_bne_nop, OP_addiu, 3},
+    };
+    for (unsigned i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (h == cpu_handlers[pairs[i][0] * 2]) {
+            *span = (unsigned)pairs[i][2];
+            return cpu_handlers[pairs[i][1] * 2];
+        }
+    return NULL;
+}
+
+void cpu_marker_set(cpu_t *c, dinsn *at)
+{
+    dinsn *pbase = c->cur_dp->ops;
     c->mk_ip = at;
     c->mk_h = at->h;
-    at->h = stop;
+    at->h = cpu_handlers[OP_COUNT * 2 + 1];
+    /* superinstructions that would run the marked word: plain while set */
+    c->mk_nf = 0;
+    for (unsigned back = 1; back <= 2 && at - back >= pbase; back++) {
+        unsigned span;
+        dinsn *q = at - back;
+        const void *plain = fused_first(q->h, &span);
+        if (plain && span > back) {
+            c->mk_f[c->mk_nf] = q;
+            c->mk_fh[c->mk_nf++] = q->h;
+            q->h = plain;
+        }
+    }
 }
 
 void cpu_marker_clear(cpu_t *c)
@@ -765,13 +828,125 @@ void cpu_marker_clear(cpu_t *c)
     if (c->mk_ip) {
         c->mk_ip->h = c->mk_h;
         c->mk_ip = NULL;
+        while (c->mk_nf) {
+            c->mk_nf--;
+            c->mk_f[c->mk_nf]->h = c->mk_fh[c->mk_nf];
+        }
     }
+}
+
+/* Decode word idx of a code page into its dinsn: the operation (normal or
+ * delay-slot handler), pre-resolved in-page branch targets, and the
+ * superinstructions that start at it.  A stop marker on the word stays. */
+static int decode_word(const u32a *words, uint32_t idx, dinsn *d)
+{
+    int op = decode_insn(words[idx], d);
+    if (op_pcrel_branch(op)) {
+        int32_t t = (int32_t)idx + 1 + ((int32_t)d->imm >> 2);
+        if (t >= 0 && t < DPAGE_N) {
+            d->sa = 1;
+            d->imm = (uint32_t)t * (uint32_t)sizeof(dinsn);
+        } else {
+            d->sa = 0;
+        }
+    }
+    return op;
+}
+
+#ifndef PAIR_HIST
+static bool word_is_nop(const u32a *words, uint32_t idx)
+{
+    dinsn t;
+    return idx < DPAGE_N && decode_insn(words[idx], &t) == OP_nop;
+}
+#endif
+
+static void decode_store(cpu_t *c, dinsn *at, const dinsn *d)
+{
+    const void *h = d->h;
+    *at = *d;
+    if (at == c->mk_ip) {
+        c->mk_h = h;
+        at->h = cpu_handlers[OP_COUNT * 2 + 1];
+    }
+}
+
+void decode_at(cpu_t *c, dpage *dp, uint32_t idx)
+{
+    const u32a *words = (const u32a *)dp->host;
+    int ds = idx == 0 || insn_has_delay_slot(words[idx - 1]);
+    dinsn d;
+    int op = decode_word(words, idx, &d);
+#ifndef PAIR_HIST
+    /* no superinstruction over a stop marker (it would be skipped) */
+    bool mk_near = c->mk_ip && c->mk_ip > &dp->ops[idx] && c->mk_ip <= &dp->ops[idx] + 2;
+    if (!ds && idx + 1 < DPAGE_N && !mk_near) {
+        if ((op == OP_beq || op == OP_bne || op == OP_b || op == OP_jr) &&
+            word_is_nop(words, idx + 1)) {
+            op = op == OP_beq ? OP_beq_nop
+                 : op == OP_bne ? OP_bne_nop
+                 : op == OP_b ? OP_b_nop : OP_jr_nop;
+        } else if (op == OP_addiu) {
+            dinsn n;
+            if (decode_word(words, idx + 1, &n) == OP_bne) {
+                n.h = cpu_handlers[OP_bne * 2];
+                decode_store(c, &dp->ops[idx + 1], &n);
+                op = word_is_nop(words, idx + 2) ? OP_addiu_bne_nop : OP_addiu_bne;
+            }
+        }
+    }
+#endif
+    d.h = cpu_handlers[op * 2 + ds];
+    decode_store(c, &dp->ops[idx], &d);
 }
 
 void cpu_init_handlers(void)
 {
     if (!cpu_handlers)
         cpu_exec(NULL, 0);
+}
+
+int temu_pair_hist(FILE *out, unsigned top)
+{
+#ifndef PAIR_HIST
+    (void)out;
+    (void)top;
+    return -1;
+#else
+    static const char *const names[] = {
+#define X(n) #n,
+        OPLIST(X)
+#undef X
+    };
+    uint64_t total = 0;
+    unsigned n = 0;
+    static struct { uint64_t cnt; int a, b; } best[1024];
+    for (int a = 0; a < OP_COUNT; a++)
+        for (int b = 0; b < OP_COUNT; b++)
+            total += pair_hist[a][b];
+    if (top > 1024)
+        top = 1024;
+    for (int a = 0; a < OP_COUNT; a++)
+        for (int b = 0; b < OP_COUNT; b++) {
+            uint64_t k = pair_hist[a][b];
+            if (!k || (n == top && k <= best[n - 1].cnt))
+                continue;
+            unsigned i = n < top ? n++ : n - 1;
+            while (i > 0 && best[i - 1].cnt < k) {
+                best[i] = best[i - 1];
+                i--;
+            }
+            best[i].cnt = k;
+            best[i].a = a;
+            best[i].b = b;
+        }
+    fprintf(out, "instruction pairs (PAIR_HIST): %llu executed, top %u:\n",
+            (unsigned long long)total, n);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(out, "  %6.2f%%  %12llu  %s -> %s\n", 100.0 * (double)best[i].cnt / (double)total,
+                (unsigned long long)best[i].cnt, names[best[i].a], names[best[i].b]);
+    return 0;
+#endif
 }
 
 void dpage_reset(dpage *dp)

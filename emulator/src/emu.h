@@ -233,6 +233,12 @@ int temu_cpu_waiting(const temu *e, int cpu); /* sleeping in `wait` */
 /* Run only CPU `cpu` (the others stay stopped) for up to max_insns. */
 temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns);
 
+/* Instruction-pair histogram (a build with PAIR_HIST=1 only): the `top`
+ * most frequent pairs of consecutively executed operations of every run so
+ * far, with their share of all executed instructions.  Returns -1 (and
+ * prints nothing) in a normal build. */
+int temu_pair_hist(FILE *out, unsigned top);
+
 /* One-line description of the platform (RAM banks, devices, IRQs, clock). */
 void temu_describe(const temu *e, char *buf, size_t len);
 

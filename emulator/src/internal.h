@@ -75,7 +75,9 @@ typedef struct dpage {
     X(cop0_other) X(cpu1) X(mfc2) X(mtc2) X(cop2_other) X(madd) X(maddu)     \
     X(mul) X(msub) X(msubu) X(clz) X(clo) X(trap_quirk) X(ext) X(ins)        \
     X(wsbh) X(seb) X(seh) X(rdhwr) X(lb) X(lh) X(lwl) X(lw) X(lbu) X(lhu)    \
-    X(lwr) X(sb) X(sh) X(swl) X(sw) X(swr) X(cache) X(ll) X(sc) X(pref)
+    X(lwr) X(sb) X(sh) X(swl) X(sw) X(swr) X(cache) X(ll) X(sc) X(pref)      \
+    /* superinstructions (see cpu.c) */                                      \
+    X(beq_nop) X(bne_nop) X(b_nop) X(jr_nop) X(addiu_bne) X(addiu_bne_nop)
 
 enum {
 #define X(n) OP_##n,
@@ -234,6 +236,9 @@ typedef struct cpu {
     dpage *cur_dp;       /* page being executed by cpu_exec (or NULL) */
     dinsn *mk_ip;        /* stop marker in cur_dp (or NULL), and the */
     const void *mk_h;    /* handler it replaced */
+    dinsn *mk_f[2];      /* superinstructions made plain while it is set */
+    const void *mk_fh[2];
+    unsigned mk_nf;
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 
@@ -418,14 +423,15 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx);
 void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint32_t len);
 extern const void *const *cpu_handlers; /* [op * 2 + ds] */
 void cpu_init_handlers(void);
-void cpu_marker_set(cpu_t *c, dinsn *at, const void *stop);
+void cpu_marker_set(cpu_t *c, dinsn *at);
+void decode_at(cpu_t *c, dpage *dp, uint32_t idx);
 void cpu_marker_clear(cpu_t *c);
 void dpage_reset(dpage *dp);
 
 /* mmu.c */
 void tlb_flush_all(machine *m);          /* every CPU; clears PT marks */
 void tlb_flush_cpu(cpu_t *c);            /* one CPU's PTPR/MODE/flush ops */
-void tlb_drop_host_page(machine *m, uint8_t *hpage);
+void tlb_drop_host_page(machine *m, ram_bank *b, uint32_t pidx);
 void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx);
 /* translate; returns 0 or an MMU error type (IETR/DETR value) */
 uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,

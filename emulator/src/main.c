@@ -716,6 +716,7 @@ int main(int argc, char **argv)
         }
         break;
     }
+    temu_pair_hist(stderr, 40); /* PAIR_HIST=1 builds only */
     if (h.gdb)
         gdb_close(h.gdb);
     if (trace_out != stderr)

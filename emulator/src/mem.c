@@ -70,7 +70,7 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
     dpage_reset(dp);
     b->code[pidx] = dp;
     /* From now on stores to this page must take the slow path. */
-    tlb_drop_host_page(m, dp->host);
+    tlb_drop_host_page(m, b, pidx);
     return dp;
 }
 
@@ -93,6 +93,8 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
             last++;
         else
             last = DPAGE_N - 1;
+        /* a superinstruction depends on the two words after its own */
+        first = first >= 2 ? first - 2 : 0;
         cpu_marker_clear(m->cur);
         for (uint32_t i = first; i <= last; i++)
             dp->ops[i].h = dec;

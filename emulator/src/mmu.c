@@ -84,18 +84,12 @@ void tlb_flush_cpu(cpu_t *c)
         pt_clear_marks(c->m);
 }
 
-/* Remove every CPU's fast write entries that point into one host page. */
-void tlb_drop_host_page(machine *m, uint8_t *hpage)
+/* Remove every CPU's fast write entries that point into one RAM page
+ * (found through the page's wslot record, not by scanning the tables). */
+void tlb_drop_host_page(machine *m, ram_bank *b, uint32_t pidx)
 {
-    for (int k = 0; k < m->ncpus; k++) {
-        cpu_t *c = &m->cpus[k];
-        for (int md = 0; md < 2; md++)
-            for (unsigned i = 0; i < STLB_N; i++) {
-                stlb_ent *e = &c->dtlb_w[md][i];
-                if (e->tag != STLB_INVALID && e->addend + e->tag == (uintptr_t)hpage)
-                    e->tag = STLB_INVALID;
-            }
-    }
+    for (int k = 0; k < m->ncpus; k++)
+        wtlb_drop_page(&m->cpus[k], b, pidx);
 }
 
 void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx)
@@ -107,7 +101,7 @@ void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx)
         m->pt_list[m->pt_count++] = b->base + ((uint64_t)pidx << PAGE_SHIFT);
     else
         m->pt_overflow = true;
-    tlb_drop_host_page(m, b->mem + ((size_t)pidx << PAGE_SHIFT));
+    tlb_drop_host_page(m, b, pidx);
 }
 
 /* ------------------------------------------------------------ walk */

@@ -81,6 +81,7 @@ PROGRAMS = {
     "t_cp2": {},
     "t_mmu": {},
     "t_smc": {},
+    "t_block": {},
     "t_irq_ds": {},
     "t_xicu": dict(max_wall=5.0),  # a 10 s guest-time timer: `wait` skips it
     "t_perf": dict(stdout=b"perf checksum 0x0623b422\n"),
