@@ -58,7 +58,8 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	kernel emulator disk run test bench bench-sister bench-disk clean distclean help
+	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk \
+	clean distclean help
 
 all: run
 
@@ -128,6 +129,32 @@ userland: kconfig
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
 		SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
+# musl and BusyBox from Debian 12's sources (issue 10) and the root file
+# system staged from them, build/<name>/rootfs/ (BusyBox and its links,
+# /etc, the musl-built test programs of userland/musl-tests/), whose list
+# joins the initramfs of the default spec's kernels. ROOTFS_INITRAMFS=0
+# leaves it out (other specs default to 0: their test kernels build faster).
+# Each step is cached: musl and BusyBox are built again only when their
+# sources, the port or the generated syscall files change.
+ROOTFS_INITRAMFS ?= $(if $(filter $(TOP)/arch-spec.yaml,$(abspath $(SPEC))),1,0)
+ROOTFS_LIST = $(if $(filter 0,$(ROOTFS_INITRAMFS)),,$(UOUT)/rootfs.list)
+
+rootfs: userland
+	@$(MAKE) --no-print-directory rootfs-build
+
+rootfs-build:
+	@scripts/install-deps.sh sources
+	@scripts/get-sources.sh $(BUILD)/src musl busybox gcc-12
+	@$(MAKE) --no-print-directory -C userland/musl SRC=$(BUILD)/src OUT=$(UOUT)/musl \
+		SYSROOT=$(UOUT)/sysroot SPEC=$(abspath $(SPEC)) CROSS_COMPILE=$(CROSS_COMPILE) \
+		PYTHON=$(PYTHON) JOBS=$(JOBS)
+	@$(MAKE) --no-print-directory -C userland/busybox SRC=$(BUILD)/src/busybox \
+		OUT=$(UOUT)/busybox MUSL=$(UOUT)/musl JOBS=$(JOBS)
+	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl
+	@$(MAKE) --no-print-directory -C userland/rootfs ROOTFS=$(UOUT)/rootfs \
+		BUSYBOX=$(UOUT)/busybox PROGRAMS=$(UOUT)/musl-tests/bin \
+		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list
+
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
 #
 # The test modules (userland/modules/) are built out of tree against that
@@ -137,9 +164,12 @@ userland: kconfig
 MODSRC    := $(TOP)/userland/modules
 
 kernel: userland
+ifneq ($(ROOTFS_LIST),)
+	@$(MAKE) --no-print-directory rootfs-build
+endif
 	@test -f $(KOUT)/modules.list || echo 'dir /lib 0755 0 0' > $(KOUT)/modules.list
 	@$(KSRC)/scripts/config --file $(KOUT)/.config \
-		--set-str INITRAMFS_SOURCE "$(UOUT)/userland/initramfs.list $(KOUT)/modules.list"
+		--set-str INITRAMFS_SOURCE "$(UOUT)/userland/initramfs.list $(KOUT)/modules.list$(if $(ROOTFS_LIST), $(ROOTFS_LIST))"
 	@$(KMAKE) olddefconfig >/dev/null
 	@echo "  KBUILD  vmlinux for $(ARCH_NAME) in $(KOUT) (about 3 minutes from scratch on 2 cores)"
 	@# The log lets ./generate.py --status map undefined symbols to responsibilities.
@@ -194,13 +224,26 @@ HAVE_DISK  = $(if $(QEMU_MACHINE),,$(wildcard $(DISK)))
 BOOTARGS   = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) boot.bootargs)
 DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) root=/dev/ioc0 rw")
 
+#
+# From a terminal (stdin is a TTY) with the root file system in the
+# initramfs, the emulator boots to a BusyBox shell instead (kernel command
+# line: the spec's bootargs plus portkit_shell=1; the disk, if any, is
+# attached but not the root) and runs without a time limit; `poweroff` ends
+# it with status 0.
 run: kernel $(if $(QEMU_MACHINE),,emulator) $(if $(HAVE_DISK),disk)
 ifneq ($(QEMU_MACHINE),)
 	@echo "  BOOT    $(KOUT)/vmlinux in QEMU"
 	timeout $(BOOT_TIMEOUT) $(QEMU_RUN)
 else
-	@echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"
-	$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
+	@if [ -t 0 ] && [ -n "$(ROOTFS_LIST)" ]; then \
+		echo "  BOOT    $(KOUT)/vmlinux in $(EMU): BusyBox shell on the console, poweroff to end"; \
+		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) -append '$(BOOTARGS) portkit_shell=1' $(KOUT)/vmlinux"; \
+		exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) \
+			-append "$(BOOTARGS) portkit_shell=1" $(KOUT)/vmlinux; \
+	fi; \
+	echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"; \
+	echo '$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux'; \
+	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
 endif
 
 # generated/ must be what the spec produces before anything uses it.
@@ -216,7 +259,7 @@ SMP8_SPEC := specs/tsar-smp8.yaml
 
 bench: emulator kernel
 	@scripts/install-deps.sh test
-	$(MAKE) --no-print-directory kernel SPEC=$(SMP8_SPEC) VARIANT= JOBS=$(JOBS)
+	$(MAKE) --no-print-directory kernel SPEC=$(SMP8_SPEC) VARIANT= JOBS=$(JOBS) ROOTFS_INITRAMFS=0
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
 	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux --vmlinux8 $(BUILD)/$(basename $(notdir $(SMP8_SPEC)))/vmlinux

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Install the Debian packages portkit needs, only those that are missing.
-# Usage: scripts/install-deps.sh [GROUP...]   (groups: kernel emulator disk test; default: all)
+# Usage: scripts/install-deps.sh [GROUP...]
+#   groups: kernel emulator disk test sources; default: kernel emulator disk test
+#   sources: dpkg-dev and a deb-src entry for Debian 12 in portkit's own
+#   /etc/apt/sources.list.d/portkit-src.sources (for scripts/get-sources.sh)
 set -eu
 
 kernel="linux-source-6.1 gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
@@ -10,7 +13,9 @@ emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
 	binutils-mipsel-linux-gnu"
 disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
-	libclang-rt-14-dev"
+	libclang-rt-14-dev tmux"
+sources="dpkg-dev xz-utils"
+SRC_LIST=/etc/apt/sources.list.d/portkit-src.sources
 
 groups=${*:-kernel emulator disk test}
 want=""
@@ -20,9 +25,28 @@ for g in $groups; do
 	emulator) want="$want $emulator" ;;
 	disk) want="$want $disk" ;;
 	test) want="$want $test" ;;
-	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test)" >&2; exit 2 ;;
+	sources) want="$want $sources" ;;
+	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources)" >&2; exit 2 ;;
 	esac
 done
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+# Debian 12's source packages (musl, busybox): a deb-src entry of our own.
+case " $groups " in
+*" sources "*)
+	if [ ! -f "$SRC_LIST" ] ||
+	    ! ls /var/lib/apt/lists/*_bookworm_main_source_Sources* >/dev/null 2>&1; then
+		echo "install-deps: adding deb-src entry $SRC_LIST"
+		printf '%s\n' '# portkit: Debian 12 source packages (scripts/get-sources.sh)' \
+			'Types: deb-src' 'URIs: http://deb.debian.org/debian' \
+			'Suites: bookworm' 'Components: main' \
+			'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+			$SUDO tee "$SRC_LIST" >/dev/null
+		$SUDO apt-get update -qq
+	fi ;;
+esac
 
 missing=""
 for p in $want; do
@@ -33,8 +57,6 @@ done
 [ -z "$missing" ] && exit 0
 
 echo "install-deps: installing:$missing"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Build an ext4 disk image of a directory tree with e2fsprogs (mke2fs -d:
-# no root privileges, no loop mount), for the TSAR block device.
+# Build an ext4 disk image (4 KiB blocks, the page size) of a directory tree
+# with e2fsprogs (mke2fs -d: no root privileges, no loop mount), for the
+# TSAR block device.
 # Usage: scripts/make-disk.sh DIR IMAGE [SIZE]   (SIZE as mke2fs takes it, default 32M)
 #
 # The image is rebuilt only when its inputs changed: the tree (names,
@@ -34,7 +35,7 @@ tmp=$(mktemp "$img.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 : > "$tmp"
 chmod 0644 "$tmp"
-mke2fs -q -F -t ext4 -L portkit-root -E root_owner=0:0 -d "$dir" "$tmp" "$size"
+mke2fs -q -F -t ext4 -b 4096 -L portkit-root -E root_owner=0:0 -d "$dir" "$tmp" "$size"
 mv "$tmp" "$img"
 echo "$stamp" > "$img.stamp"
 trap - EXIT

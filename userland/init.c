@@ -14,6 +14,9 @@
  *   portkit_run=A[,B...]   after the checks, run the guest test programs
  *                          /bin/A, /bin/B ... (userland/tests/A.c); each one
  *                          is a check that passes when it exits with status 0
+ *   portkit_shell=1  (make run from a terminal) mount /dev, /proc, /sys and
+ *                    /tmp and exec BusyBox's /sbin/init (userland/rootfs),
+ *                    which starts a shell on the console; no checks
  *
  * Root file system (kernel parameters, read from /proc/cmdline): with
  * root=DEV, init mounts DEV (rootfstype=, rootflags=, ro/rw as the kernel
@@ -674,6 +677,22 @@ static void power_off(void)
 	}
 }
 
+/* portkit_shell=1: hand the machine to BusyBox init (/etc/inittab). */
+static void start_shell(char **envp)
+{
+	char *argv[] = { "init", NULL };
+
+	if (!has_switch(envp, "portkit_shell=1"))
+		return;
+	mkdir("/sys", 0755);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	execve("/sbin/init", argv, envp);
+	printf("portkit-init: cannot run /sbin/init (errno %d): running the checks\n", errno);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	struct new_utsname uts;
@@ -682,6 +701,7 @@ int main(int argc, char **argv, char **envp)
 
 	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
 		return getpid() != 1 ? 7 : 1;
+	start_shell(envp);
 
 	mkdir("/proc", 0755);
 	mkdir("/tmp", 01777);

@@ -2,7 +2,7 @@
  * guestprof - per-PC instruction histogram of a guest run, through the
  * public libtsaremu API (no change to the emulator itself).
  *
- *   guestprof [-dtb F] [-append ARGS] [-start STR] [-stop STR]
+ *   guestprof [-dtb F] [-disk IMG] [-append ARGS] [-start STR] [-stop STR]
  *             [-max N] [-kbase ADDR] [-o OUT] KERNEL.elf
  *
  * Runs the guest one instruction at a time and counts the PC of each
@@ -73,7 +73,7 @@ static void *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    const char *kernel = NULL, *dtb_path = NULL, *append = NULL, *out = NULL;
+    const char *kernel = NULL, *dtb_path = NULL, *append = NULL, *out = NULL, *disk = NULL;
     unsigned long long max = 2000000000ull;
 
     for (int i = 1; i < argc; i++) {
@@ -81,6 +81,8 @@ int main(int argc, char **argv)
         int more = i + 1 < argc;
         if (!strcmp(a, "-dtb") && more)
             dtb_path = argv[++i];
+        else if (!strcmp(a, "-disk") && more)
+            disk = argv[++i];
         else if (!strcmp(a, "-append") && more)
             append = argv[++i];
         else if (!strcmp(a, "-start") && more)
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
         else if (a[0] != '-' && !kernel)
             kernel = a;
         else {
-            fprintf(stderr, "usage: guestprof [-dtb F] [-append ARGS] [-start STR] "
+            fprintf(stderr, "usage: guestprof [-dtb F] [-disk IMG] [-append ARGS] [-start STR] "
                             "[-stop STR] [-max N] [-kbase ADDR] [-o OUT] KERNEL.elf\n");
             return 2;
         }
@@ -115,6 +117,7 @@ int main(int argc, char **argv)
     cfg.dtb_size = dtb_len;
     cfg.dtb_name = dtb_path;
     cfg.bootargs = append;
+    cfg.disk_path = disk;
     cfg.idle_mode = TEMU_IDLE_SKIP;
     cfg.host.tty_out = tty_out;
 

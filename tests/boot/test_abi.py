@@ -10,7 +10,7 @@ from guest import guest_kernel, program_status
 
 pytestmark = pytest.mark.kernel
 
-PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace"]
+PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace", "abi-clobbers"]
 
 # si_code values (asm-generic/siginfo.h) and signal numbers (MIPS = generic here).
 SIGTRAP, SIGBUS, SIGFPE, SIGSEGV = 5, 7, 8, 11
@@ -117,13 +117,33 @@ def test_thread_pointer(run, name):
     assert status == "ok", details
 
 
-@pytest.mark.parametrize("name", ["regs-preserved-ok", "regs-preserved-error"])
-def test_syscall_preserves_every_register_but_v0_and_a3(run, name):
-    """The fast syscall exit does not reload s0-s7/fp; everything else it
-    restores (at, v1, a0-a2, t0-t9, gp, fp, ra, hi, lo)."""
+CLOBBER_CASES = ["fast-path-ok", "fast-path-error", "signal-interrupted-read",
+                 "signal-restarted-read", "fork-parent", "fork-child"]
+
+
+@pytest.mark.parametrize("name", CLOBBER_CASES)
+def test_syscall_clobbers_zeroed_and_keeps_the_rest(run, name):
+    """abi.syscall.clobbers: at, v1, t0-t9, hi, lo come back zero (no kernel
+    value), s0-s7, fp, gp, ra and a0-a2 as they were, v0/a3 the result; on
+    the fast way out, after a signal handler (EINTR and SA_RESTART) and
+    through the full-frame wrapper (fork, both sides)."""
     _, out, _ = run
-    details, status = results(out, "abi-syscalls")[name]
-    assert status == "ok" and details.startswith("first changed register -1"), details
+    details, status = results(out, "abi-clobbers")[name]
+    assert status == "ok" and "first wrong register none" in details, details
+    m = re.match(r"v0 (-?\d+) a3 (\d) t0 (\w+) s0 (\w+) hi (\w+),", details)
+    assert m, details
+    assert m.group(3) == "0" and m.group(5) == "0" and m.group(4) == "5a101010", details
+    want = {"fast-path-error": ("9", "1"), "signal-interrupted-read": ("4", "1"),
+            "signal-restarted-read": ("1", "0"), "fork-child": ("0", "0")}
+    if name in want:
+        assert (m.group(1), m.group(2)) == want[name], details
+
+
+@pytest.mark.parametrize("name", ["eintr-handler", "restart-handler"])
+def test_syscall_interrupted_by_the_handler(run, name):
+    _, out, _ = run
+    details, status = results(out, "abi-clobbers")[name]
+    assert status == "ok", details
 
 
 @pytest.mark.parametrize("name", ["waitid-misaligned-info", "put-user-misaligned",

@@ -422,3 +422,21 @@ def test_minimal_spec_without_optional_sections(proj):
     r = proj.run()
     assert r.rc == 0, r.err
     assert "KBUILD_DEFCONFIG := tsar_defconfig" in proj.out("Makefile")
+
+
+def test_nolibc_declares_the_spec_clobbers():
+    """userland/nolibc/arch.h's syscall asm clobbers what arch-spec.yaml's
+    abi.syscall.clobbers says the kernel clobbers (and nothing it keeps)."""
+    import re
+    from pathlib import Path
+    from generator.derive import derive
+    root = Path(__file__).resolve().parents[2]
+    sc = derive(load_spec(root / "arch-spec.yaml").data)["syscall"]
+    text = (root / "userland" / "nolibc" / "arch.h").read_text()
+    m = re.search(r"#define __TSAR_SYSCALL_CLOBBERS((?:.*\\\n)*.*)", text)
+    assert m, "no __TSAR_SYSCALL_CLOBBERS in arch.h"
+    names = re.findall(r'"([^"]+)"', m.group(1))
+    regs = sorted(int(n[1:]) for n in names if re.fullmatch(r"\$\d+", n))
+    assert regs == sc["clobber_regnums"]
+    assert ("hi" in names, "lo" in names) == (sc["clobbers_hi"], sc["clobbers_lo"])
+    assert "memory" in names

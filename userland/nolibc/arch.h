@@ -7,7 +7,8 @@
  * MIPS o32 register convention on the asm-generic system call numbers:
  *   number in v0, arguments in a0-a3 then at 16(sp).. on the stack,
  *   result in v0, errors as a3 = 1 with a positive errno in v0
- *   (or -errno in v0 when built with -DTSAR_SYSCALL_NEGATIVE_V0).
+ *   (or -errno in v0 when built with -DTSAR_SYSCALL_NEGATIVE_V0);
+ *   at, v1, t0-t9, hi and lo are clobbered (zeroed), as o32's calls may.
  * It also steers nolibc 6.1's sys.h towards the calls a 32-bit asm-generic
  * ABI has, and routes lseek to llseek; libc.h adds calls nolibc lacks.
  *
@@ -100,8 +101,15 @@ static long __tsar_lseek(long fd, long offset, long whence);
 #define __TSAR_SYSCALL_RESULT(v0, a3)	((a3) ? -(v0) : (v0))
 #endif
 
-/* The kernel preserves every register but v0 and a3. */
-#define __TSAR_SYSCALL_CLOBBERS	"memory"
+/*
+ * What the syscall instruction clobbers (spec abi.syscall.clobbers, MIPS
+ * o32's caller-saved registers, as musl's MIPS port declares them): the
+ * kernel returns them zeroed. s0-s7, fp, gp, sp, ra and a0-a2 come back as
+ * they were; v0 is the result and a3 the error flag.
+ */
+#define __TSAR_SYSCALL_CLOBBERS						\
+	"memory", "$1", "$3", "$8", "$9", "$10", "$11", "$12", "$13",	\
+	"$14", "$15", "$24", "$25", "hi", "lo"
 
 #define my_syscall0(num)						\
 ({									\

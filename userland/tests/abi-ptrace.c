@@ -273,7 +273,7 @@ static long clone_with_s0(long *s0_after)
 			 "addiu	$sp, $sp, 32"
 			 : "+r"(v0), "+r"(a3), "+r"(s0)
 			 : "r"(a0), "r"(a1), "r"(a2)
-			 : "memory");
+			 : __TSAR_SYSCALL_CLOBBERS);
 	*s0_after = s0;
 	return a3 ? -v0 : v0;
 }

@@ -82,6 +82,7 @@ int main(int argc, char **argv, char **envp)
 		printf("disk-bench: cannot create " FILE_NAME " (errno %d)\n", errno);
 		return 1;
 	}
+	printf("disk-bench: writing %u MiB\n", mib);
 	t0 = now_us();
 	for (c = 0; c < chunks; c++) {
 		fill(c, chunk / 4);

@@ -83,7 +83,8 @@ static void sigreturn_at(unsigned long sp)
 	__asm__ volatile("move $sp, %0\n"
 			 "li $v0, %1\n"
 			 "syscall\n"
-			 : : "r"(sp), "i"(__NR_rt_sigreturn) : "memory");
+			 : : "r"(sp), "i"(__NR_rt_sigreturn)
+			 : "$2", __TSAR_SYSCALL_CLOBBERS);
 }
 
 static void sigreturn_null(void)    { sigreturn_at(0); }

@@ -33,14 +33,11 @@
 	.set	noat
 
 /*
- * Save the interrupted context. On return sp points to the pt_regs,
- * gp to the current thread_info, k0/k1 are lost (they always are).
- * The syscall flavour records the number and a3 for the restart logic
- * instead of BadVAddr (stale for a syscall, as on MIPS), resumes after
- * the syscall instruction (never in a delay slot) and, without IRQ-state
- * tracing, turns interrupts on in the same Status write.
+ * Save the interrupted context (exceptions and interrupts; syscalls have
+ * their own entry, handle_sys). On return sp points to the pt_regs, gp to
+ * the current thread_info, k0/k1 are lost (they always are).
  */
-	.macro	SAVE_ALL syscall=0
+	.macro	SAVE_ALL
 	mfc0	k0, CP0_STATUS
 	andi	k0, k0, ST_UM
 	beqz	k0, 8f
@@ -85,36 +82,21 @@
 	mfhi	k0
 	sw	k0, PT_HI(sp)
 	mfc0	k0, CP0_EPC
-	.if	\syscall
-	addiu	k0, k0, 4
-	.endif
 	sw	k0, PT_EPC(sp)
-	.if	\syscall == 0
 	mfc0	k0, CP0_BADVADDR
 	sw	k0, PT_BADVADDR(sp)
-	.endif
 	mfc0	k0, CP0_CAUSE
 	sw	k0, PT_CAUSE(sp)
 	mfc0	k1, CP0_STATUS
 	sw	k1, PT_STATUS(sp)
-	.if	\syscall
-	sw	v0, PT_ORIG_V0(sp)
-	sw	a3, PT_ORIG_A3(sp)
-	.else
 	li	k0, -1				/* not a system call */
 	sw	k0, PT_ORIG_V0(sp)
-	.endif
 	/* The kernel's gp is the thread_info at the base of the stack. */
 	ori	gp, sp, THREAD_SIZE - 1
 	xori	gp, gp, THREAD_SIZE - 1
-	/* Kernel mode, out of EXL, interrupts still off (on for a syscall). */
+	/* Kernel mode, out of EXL, interrupts still off. */
 	li	k0, ~(ST_UM | ST_EXL | ST_ERL | ST_IE)
 	and	k1, k1, k0
-#ifndef CONFIG_TRACE_IRQFLAGS
-	.if	\syscall
-	ori	k1, k1, ST_IE
-	.endif
-#endif
 	mtc0	k1, CP0_STATUS
 	ehb
 	.endm
@@ -217,7 +199,7 @@ SYM_CODE_START(exception_vectors)
 	addu	k0, k0, k1
 	lw	k0, %lo(exception_entries)(k0)
 	jr	k0
-	 nop
+	 mfc0	k1, CP0_STATUS			/* for handle_sys; the others ignore it */
 SYM_CODE_END(exception_vectors)
 
 	.text
@@ -242,30 +224,80 @@ SYM_CODE_START(handle_exception)
 	 nop
 SYM_CODE_END(handle_exception)
 
-SYM_CODE_START(handle_sys)
-	SAVE_ALL syscall=1
-#ifdef CONFIG_TRACE_IRQFLAGS
-	TRACE_IRQS_OFF
-	TRACE_IRQS_ON
-	IRQ_ENABLE
-	/* The calls clobbered the number and the arguments. */
-	lw	v0, PT_ORIG_V0(sp)
-	lw	a0, PT_R4(sp)
-	lw	a1, PT_R5(sp)
-	lw	a2, PT_R6(sp)
-	lw	a3, PT_R7(sp)
-#endif
+/*
+ * System calls (a3_flag convention, see the top). The syscall clobbers
+ * at, v1, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, hi, lo (spec abi.syscall.clobbers):
+ * the fast path neither saves nor restores them and returns them zeroed, so
+ * no kernel value reaches user space. It saves only what the C code may
+ * clobber and the ABI keeps (a0, a1, a2, gp, ra, sp), the number, a3 for
+ * the restart logic, EPC and Status; s0, s1, s2, s3, s4, s5, s6, s7, s8 * stay in their registers, which the C code preserves. The other fields of
+ * pt_regs are filled (SAVE_STATIC) only when something needs the whole user
+ * context: syscall work at entry (tracing, seccomp, audit) or at exit
+ * (signals, rescheduling, notify-resume), and the calls listed in
+ * syscall-wrappers.h (clone, exec, exit, rt_sigreturn), which get it from
+ * their wrapper. Every ptrace stop and signal frame therefore sees a full
+ * pt_regs; afterwards the way out is the full one (RESTORE_ALL).
+ */
 
-	/*
-	 * Arguments 5..8 live on the user stack; copy them into the
-	 * frame's argument area, where the C function expects its stack
-	 * arguments. A bad user stack makes the call fail with EFAULT.
-	 */
+/*
+ * Complete the frame of a fast-path syscall: the registers C preserves,
+ * zeroes for the clobbered ones, $0 and Cause (a syscall's: ExcCode Sys,
+ * never in a delay slot). Uses t0; interrupts may be on.
+ */
+	.macro	SAVE_STATIC
+	sw	$16, PT_R16(sp)
+	sw	$17, PT_R17(sp)
+	sw	$18, PT_R18(sp)
+	sw	$19, PT_R19(sp)
+	sw	$20, PT_R20(sp)
+	sw	$21, PT_R21(sp)
+	sw	$22, PT_R22(sp)
+	sw	$23, PT_R23(sp)
+	sw	$30, PT_R30(sp)
+	sw	zero, PT_R0(sp)
+	sw	zero, PT_R1(sp)
+	sw	zero, PT_R3(sp)
+	sw	zero, PT_R8(sp)
+	sw	zero, PT_R9(sp)
+	sw	zero, PT_R10(sp)
+	sw	zero, PT_R11(sp)
+	sw	zero, PT_R12(sp)
+	sw	zero, PT_R13(sp)
+	sw	zero, PT_R14(sp)
+	sw	zero, PT_R15(sp)
+	sw	zero, PT_R24(sp)
+	sw	zero, PT_R25(sp)
+	sw	zero, PT_HI(sp)
+	sw	zero, PT_LO(sp)
+	li	t0, EXC_SYS * 4			/* ExcCode field, bits 2..6 */
+	sw	t0, PT_CAUSE(sp)
+	.endm
+
+/* v0 = the C function's result: set the error convention's registers. */
+	.macro	SYSCALL_RESULT
+	/* -4095..-1 (-MAX_ERRNO..-1) is an error: a3 = 1, positive errno. */
+	li	t0, -4096
+	sltu	a3, t0, v0
+	subu	t0, zero, v0
+	movn	v0, t0, a3
+	.endm
+
+	.macro	STORE_RESULT
+	sw	$2, PT_R2(sp)
+	sw	$7, PT_R7(sp)
+	.endm
+
+/*
+ * Arguments 5..8 live on the user stack; copy them into the
+ * frame's argument area, where the C function expects its stack
+ * arguments. A bad user stack makes the call fail with EFAULT.
+ */
+	.macro	COPY_STACK_ARGS
 	lw	t0, PT_R29(sp)
 	li	t1, TASK_SIZE - 32
 	sltu	t1, t0, t1
 	beqz	t1, bad_stack
-	 nop
+	 lui	t2, %hi(sys_call_table)		/* for syscall_dispatch */
 10:	lw	t1, 16(t0)
 	sw	t1, PT_ARGS + 16(sp)
 	.section __ex_table, "a"
@@ -286,88 +318,112 @@ SYM_CODE_START(handle_sys)
 	.section __ex_table, "a"
 	.word	13b, bad_stack
 	.previous
+	.endm
 
+SYM_CODE_START(handle_sys)
+	/* k1: Status (the vector read it). */
+	andi	k0, k1, ST_UM
+	beqz	k0, handle_exception		/* from kernel mode: a bug, oops */
+	 mfc0	k0, CP0_SCRATCH
+	/* The frame at the top of this thread's stack; gp = thread_info. */
+	sw	sp, THREAD_SIZE - PT_SIZE + PT_R29(k0)
+	addiu	sp, k0, THREAD_SIZE - PT_SIZE
+	sw	gp, PT_R28(sp)
+	move	gp, k0
+	sw	k1, PT_STATUS(sp)
+	mfc0	k0, CP0_EPC
+	sw	v0, PT_ORIG_V0(sp)
+	addiu	k0, k0, 4			/* resume after the syscall */
+	sw	k0, PT_EPC(sp)
+	sw	a3, PT_ORIG_A3(sp)
+	sw	$4, PT_R4(sp)
+	sw	$5, PT_R5(sp)
+	sw	$31, PT_R31(sp)
+	/* Syscall work (tracing, seccomp, audit): the full frame first. */
+	lw	k0, TI_FLAGS(gp)
+#ifdef CONFIG_TRACE_IRQFLAGS
+	li	k0, -1				/* always: it tells lockdep */
+#endif
+	andi	k0, k0, _TIF_SYSCALL_WORK
+	bnez	k0, syscall_full_entry
+	 ori	k1, k1, ST_UM | ST_EXL | ST_ERL | ST_IE
+	/* Kernel mode, out of EXL, interrupts on. */
+	xori	k1, k1, ST_UM | ST_EXL | ST_ERL
+	mtc0	k1, CP0_STATUS
+	ehb
+	COPY_STACK_ARGS
 	/* The number and a0-a3 are still in their registers. */
-	lw	t0, TI_FLAGS(gp)
-	andi	t0, t0, _TIF_SYSCALL_WORK
-	bnez	t0, syscall_trace
-	 sltiu	t0, v0, __NR_syscalls
+	sltiu	t0, v0, __NR_syscalls
 
 SYM_INNER_LABEL(syscall_dispatch, SYM_L_LOCAL)
-	/* t0: number < __NR_syscalls. Any other number, negative too: ENOSYS. */
+	/*
+	 * t0: number < __NR_syscalls (any other number, negative too:
+	 * ENOSYS); t2: %hi(sys_call_table).
+	 */
 	beqz	t0, bad_syscall
 	 sll	t0, v0, 2
-	lui	t1, %hi(sys_call_table)
-	addu	t1, t1, t0
-	lw	t1, %lo(sys_call_table)(t1)
-	jalr	t1
-	 nop
+	addu	t2, t2, t0
+	lw	t2, %lo(sys_call_table)(t2)
+	jalr	t2
+	 sw	$6, PT_R6(sp)	/* before the callee runs */
 
 SYM_INNER_LABEL(syscall_return, SYM_L_LOCAL)
-	/* rt_sigreturn and execve replaced the whole context: keep it. */
-	lw	t0, PT_ORIG_V0(sp)
-	bltz	t0, syscall_exit_work
-	 nop
-syscall_set_result:
-	/* -4095..-1 (-MAX_ERRNO..-1) is an error: a3 = 1, positive errno. */
-	li	t0, -4096
-	sltu	a3, t0, v0
-	beqz	a3, 1f
-	 nop
-	subu	v0, zero, v0
-1:
+	SYSCALL_RESULT
 #ifdef CONFIG_TRACE_IRQFLAGS
 	/* IRQ-state tracing: always the full way out, which tells lockdep. */
-	b	syscall_exit_store
+	b	syscall_exit_slow
 	 nop
 #endif
 	/*
-	 * The fast way out: no work pending, so nothing but the result
-	 * changed in the frame; s0-s7/fp still hold the user's values (the
-	 * C code preserved them; a tracer's change to them sets
-	 * TIF_NOTIFY_RESUME, see ptrace.c), so they are not reloaded.
+	 * The fast way out: no work pending, so the frame is as the entry
+	 * left it. s0, s1, s2, s3, s4, s5, s6, s7, s8 still hold the user's values.
+	 * The user's Status (EXL set: kernel mode, interrupts masked) goes
+	 * back first, so that no work can arrive between the check and eret
+	 * (through t0: an interrupt before the mtc0 would clobber k0).
 	 */
-	IRQ_DISABLE
+	lw	t0, PT_STATUS(sp)
+	mtc0	t0, CP0_STATUS
+	ehb
 	lw	t0, TI_FLAGS(gp)
 	andi	t0, t0, _TIF_WORK_MASK | _TIF_SYSCALL_WORK
-	bnez	t0, syscall_exit_slow
-	 lw	k0, PT_STATUS(sp)
-	mtc0	k0, CP0_STATUS
-	lw	k0, PT_EPC(sp)
+	bnez	t0, syscall_exit_slow_exl
+	 lw	k0, PT_EPC(sp)
 	mtc0	k0, CP0_EPC
-	ehb
-	lw	k0, PT_LO(sp)
-	mtlo	k0
-	lw	k0, PT_HI(sp)
-	mthi	k0
-	lw	$1, PT_R1(sp)
-	lw	$3, PT_R3(sp)
 	lw	$4, PT_R4(sp)
 	lw	$5, PT_R5(sp)
 	lw	$6, PT_R6(sp)
-	lw	$8, PT_R8(sp)
-	lw	$9, PT_R9(sp)
-	lw	$10, PT_R10(sp)
-	lw	$11, PT_R11(sp)
-	lw	$12, PT_R12(sp)
-	lw	$13, PT_R13(sp)
-	lw	$14, PT_R14(sp)
-	lw	$15, PT_R15(sp)
-	lw	$24, PT_R24(sp)
-	lw	$25, PT_R25(sp)
 	lw	$28, PT_R28(sp)
 	lw	$31, PT_R31(sp)
+	move	$1, zero
+	move	$3, zero
+	move	$8, zero
+	move	$9, zero
+	move	$10, zero
+	move	$11, zero
+	move	$12, zero
+	move	$13, zero
+	move	$14, zero
+	move	$15, zero
+	move	$24, zero
+	move	$25, zero
+	mthi	zero
+	mtlo	zero
 	lw	sp, PT_R29(sp)
 	mmu_eret_prepare			/* asm/mmu-hooks.h */
 	eret
 
+syscall_exit_slow_exl:
+	/* Work pending: back to kernel mode (out of EXL, interrupts on) ... */
+	mfc0	t0, CP0_STATUS
+	ori	t0, t0, ST_UM | ST_EXL | ST_ERL | ST_IE
+	xori	t0, t0, ST_UM | ST_EXL | ST_ERL
+	mtc0	t0, CP0_STATUS
+	ehb
 syscall_exit_slow:
-	/* Work pending: the result goes into the frame, the full way out. */
-	IRQ_ENABLE
-syscall_exit_store:
-	sw	v0, PT_R2(sp)
-	sw	a3, PT_R7(sp)
-syscall_exit_work:
+	/* ... complete the frame with the result, and the full way out. */
+	SAVE_STATIC
+	STORE_RESULT
+SYM_INNER_LABEL(syscall_exit_work, SYM_L_LOCAL)
 	lw	t0, TI_FLAGS(gp)
 	andi	t0, t0, _TIF_SYSCALL_WORK
 	beqz	t0, ret_to_user
@@ -377,7 +433,73 @@ syscall_exit_work:
 	j	ret_to_user
 	 nop
 
-syscall_trace:
+/*
+ * The calls of syscall-wrappers.h return here with a full frame: rt_sigreturn
+ * and a successful execve replaced the context (orig_v0 = -1), keep it.
+ */
+SYM_INNER_LABEL(syscall_exit_full, SYM_L_LOCAL)
+	lw	t0, PT_ORIG_V0(sp)
+	bltz	t0, syscall_exit_work
+	 nop
+	SYSCALL_RESULT
+	STORE_RESULT
+	b	syscall_exit_work
+	 nop
+
+/*
+ * Syscall work: the whole user context goes into the frame before the
+ * tracer, seccomp or audit sees it (interrupts still off, EXL set; k1 is
+ * Status with UM, EXL, ERL and IE set).
+ */
+syscall_full_entry:
+	sw	$6, PT_R6(sp)
+	sw	$1, PT_R1(sp)
+	sw	$3, PT_R3(sp)
+	sw	$8, PT_R8(sp)
+	sw	$9, PT_R9(sp)
+	sw	$10, PT_R10(sp)
+	sw	$11, PT_R11(sp)
+	sw	$12, PT_R12(sp)
+	sw	$13, PT_R13(sp)
+	sw	$14, PT_R14(sp)
+	sw	$15, PT_R15(sp)
+	sw	$24, PT_R24(sp)
+	sw	$25, PT_R25(sp)
+	sw	$2, PT_R2(sp)
+	sw	$7, PT_R7(sp)
+	sw	$16, PT_R16(sp)
+	sw	$17, PT_R17(sp)
+	sw	$18, PT_R18(sp)
+	sw	$19, PT_R19(sp)
+	sw	$20, PT_R20(sp)
+	sw	$21, PT_R21(sp)
+	sw	$22, PT_R22(sp)
+	sw	$23, PT_R23(sp)
+	sw	$30, PT_R30(sp)
+	sw	zero, PT_R0(sp)
+	mfhi	k0
+	sw	k0, PT_HI(sp)
+	mflo	k0
+	sw	k0, PT_LO(sp)
+	mfc0	k0, CP0_CAUSE
+	sw	k0, PT_CAUSE(sp)
+#ifdef CONFIG_TRACE_IRQFLAGS
+	xori	k1, k1, ST_UM | ST_EXL | ST_ERL | ST_IE
+#else
+	xori	k1, k1, ST_UM | ST_EXL | ST_ERL
+#endif
+	mtc0	k1, CP0_STATUS
+	ehb
+#ifdef CONFIG_TRACE_IRQFLAGS
+	TRACE_IRQS_OFF
+	TRACE_IRQS_ON
+	IRQ_ENABLE
+#endif
+	COPY_STACK_ARGS
+	lw	t0, TI_FLAGS(gp)
+	andi	t0, t0, _TIF_SYSCALL_WORK
+	beqz	t0, 1f
+	 nop
 	/*
 	 * Returns 0 to run the call whose number it left in orig_v0 (the
 	 * tracer may have changed it and the arguments), or -1 to skip it:
@@ -387,16 +509,29 @@ syscall_trace:
 	jal	syscall_trace_enter
 	 move	a0, sp
 	bltz	v0, syscall_exit_work
-	 lw	v0, PT_ORIG_V0(sp)
+	 nop
+1:	/* Run the call with the registers as the tracer left them. */
+	lw	v0, PT_ORIG_V0(sp)
 	lw	a0, PT_R4(sp)
 	lw	a1, PT_R5(sp)
 	lw	a2, PT_R6(sp)
 	lw	a3, PT_R7(sp)
+	lw	$16, PT_R16(sp)
+	lw	$17, PT_R17(sp)
+	lw	$18, PT_R18(sp)
+	lw	$19, PT_R19(sp)
+	lw	$20, PT_R20(sp)
+	lw	$21, PT_R21(sp)
+	lw	$22, PT_R22(sp)
+	lw	$23, PT_R23(sp)
+	lw	$30, PT_R30(sp)
+	lui	t2, %hi(sys_call_table)
 	b	syscall_dispatch
 	 sltiu	t0, v0, __NR_syscalls
 
 bad_syscall:
-	b	syscall_set_result
+	sw	$6, PT_R6(sp)
+	b	syscall_return
 	 li	v0, -ENOSYS
 
 bad_stack:
@@ -406,11 +541,32 @@ bad_stack:
 	 * an sp not even exit() can succeed (a corrupt sigreturn frame,
 	 * say, would otherwise leave it spinning).
 	 */
+	sw	$6, PT_R6(sp)
 	jal	force_sig
 	 li	a0, SIGSEGV
-	b	syscall_set_result
+	b	syscall_return
 	 li	v0, -EFAULT
 SYM_CODE_END(handle_sys)
+
+/*
+ * The wrappers of syscall-wrappers.h: complete the frame, call, and leave
+ * the full way (the C function may have copied, replaced or let a tracer
+ * change the context). a0-a3 and the stack arguments are untouched.
+ */
+	.macro	FULL_FRAME_WRAPPER call
+	.globl	__full_\call
+	.align	2
+__full_\call:
+	SAVE_STATIC
+	jal	\call
+	 nop
+	j	syscall_exit_full
+	 nop
+	.endm
+
+#define FULL_FRAME_SYSCALL(nr, call)	FULL_FRAME_WRAPPER call
+#include "syscall-wrappers.h"
+#undef FULL_FRAME_SYSCALL
 
 /*
  * Common exit. Going back to user mode, handle pending work (reschedule,

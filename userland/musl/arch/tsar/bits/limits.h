@@ -1,0 +1,1 @@
+#define PAGESIZE 4096
