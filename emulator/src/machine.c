@@ -523,6 +523,15 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         if (only) {
             c = cpu_runnable(m, only) ? only : NULL;
         } else {
+            /* Wake-before-slot: a sleeping CPU whose line is up (an IPI, a
+             * timer) wakes now, at the time the line rose, not when the
+             * running CPU's slot ends: a line that falls again before then
+             * (acknowledged by another CPU) still ends its `wait`, and its
+             * local time restarts from here. */
+            if (m->ncpus > 1)
+                for (int k = 0; k < m->ncpus; k++)
+                    if (m->cpus[k].waiting)
+                        cpu_runnable(m, &m->cpus[k]);
             c = m->slot_cpu;
             if (!c || c->cycles >= m->slot_end || !cpu_runnable(m, c))
                 c = pick_cpu(m);

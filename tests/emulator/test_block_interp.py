@@ -126,7 +126,7 @@ def test_smp_icount_limit_is_exact(dtbs):  # noqa: F811
 
 def test_gdb_single_step_and_breakpoint_in_superinstruction(tmp_path):
     sym = symbols("t_block")
-    steps = 300
+    steps = 120
     pcs = trace("t_block", steps + 1, tmp_path)
     port = free_port()
     p = subprocess.Popen([str(EMU), "-gdb", f"tcp::{port}", "-S", "-timeout", "60",
