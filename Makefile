@@ -200,14 +200,16 @@ emulator:
 # The root file system image for the block device (issue 10): an ext4
 # image of ROOTFS_DIR made with mke2fs -d (scripts/make-disk.sh, no root
 # needed), rebuilt only when its inputs change. By default ROOTFS_DIR is the
-# nolibc userland, staged from the initramfs list.
+# nolibc userland, staged from the initramfs list into its own directory
+# (build/<name>/rootfs-nolibc: build/<name>/rootfs is the BusyBox tree).
 DISK        = $(KOUT)/disk.img
 DISK_SIZE  ?= 32M
-ROOTFS_DIR ?= $(UOUT)/rootfs
+NOLIBC_ROOTFS = $(UOUT)/rootfs-nolibc
+ROOTFS_DIR ?= $(NOLIBC_ROOTFS)
 
 disk: userland
 	@scripts/install-deps.sh disk
-	@if [ "$(ROOTFS_DIR)" = "$(UOUT)/rootfs" ]; then \
+	@if [ "$(ROOTFS_DIR)" = "$(NOLIBC_ROOTFS)" ]; then \
 		scripts/stage-rootfs.sh $(UOUT)/userland/initramfs.list $(ROOTFS_DIR); fi
 	@scripts/make-disk.sh $(ROOTFS_DIR) $(DISK) $(DISK_SIZE)
 
