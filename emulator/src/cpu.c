@@ -121,7 +121,16 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         ip++;                                                                 \
         goto *ip->h;                                                          \
     } while (0)
-/* Enter the block starting at p (in this page): charge its length. */
+/* Enter the block starting at p (in this page): charge its length.  The
+ * sanitizer build of the fuzzers shares one copy (compile time); the
+ * others keep one per site, each with its own indirect jump. */
+#ifdef TEMU_FUZZING
+#define ENTER(p)                                                              \
+    do {                                                                      \
+        ip = (p);                                                             \
+        goto enter_shared;                                                    \
+    } while (0)
+#else
 #define ENTER(p)                                                              \
     do {                                                                      \
         ip = (p);                                                             \
@@ -132,6 +141,7 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         bend = ip + n_;                                                       \
         goto *ip->h;                                                          \
     } while (0)
+#endif
 /* Continue at virtual address t after a delay slot (the block ended). */
 #define JUMP(t)                                                               \
     do {                                                                      \
@@ -676,6 +686,17 @@ L_stop:
     bend = ip;
     c->pc = CUR_PC();
     goto out_pc;
+
+#ifdef TEMU_FUZZING
+enter_shared: {
+    uint32_t n_ = bl[ip - pbase];
+    if (unlikely((uint64_t)budget < n_))
+        goto enter_slow;
+    budget -= n_;
+    bend = ip + n_;
+    goto *ip->h;
+}
+#endif
 
 enter_slow: {
     /* Block entry without enough budget, an unknown length or off the page. */
