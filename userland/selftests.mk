@@ -46,11 +46,15 @@ KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -s -Wno-unused-function \
 KST_HEADERS	:= $(wildcard kselftest-compat/*.h kselftest-compat/include/*.h \
 		   kselftest-compat/include/sys/*.h)
 
-# SYS_<name> for every __NR_<name> of the port's UAPI.
+# SYS_<name> for every __NR_<name> of the port's UAPI. Rewritten only when
+# its text changes: headers_install refreshes the headers' time stamps on
+# every build, which would otherwise rebuild every kst program and relink
+# vmlinux each time.
 $(KST_OUT)/kst_syscall_names.h: $(OUT)/include/nolibc.h $(SYSROOT)/include/asm/unistd.h selftests.mk
 	@mkdir -p $(KST_OUT)
-	cat $(SYSROOT)/include/asm/unistd.h $(SYSROOT)/include/asm-generic/unistd.h | \
-		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#if !defined(SYS_\1) \&\& defined(__NR_\1)\n#define SYS_\1 __NR_\1\n#endif/p' > $@
+	@cat $(SYSROOT)/include/asm/unistd.h $(SYSROOT)/include/asm-generic/unistd.h | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#if !defined(SYS_\1) \&\& defined(__NR_\1)\n#define SYS_\1 __NR_\1\n#endif/p' > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; echo "  GEN     $@"; fi
 
 $(KST_OUT)/kst-%: $(OUT)/include/nolibc.h $(KST_OUT)/kst_syscall_names.h $(KST_HEADERS) $(HEADERS) selftests.mk Makefile
 	$(CC) $(KST_CFLAGS) $(KST_CPPFLAGS) -o $@ $(call kst_src,$*) $(LDLIBS)
