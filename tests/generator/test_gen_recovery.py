@@ -84,10 +84,12 @@ import generator.output as out
 real_load = out.load_manifest
 def load_then_meet(outdir):
     # Meet the other run between reading the manifest and writing it back
-    # (up to 2 s): without the lock, both then read the same old manifest.
+    # (up to 15 s: on a loaded machine the other interpreter may take
+    # seconds to start): without the lock, both then read the same old
+    # manifest. With the lock the first run waits the whole time.
     data = real_load(outdir)
     open(os.path.join({sync!r}, {me!r}), "w").close()
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 15
     while (not os.path.exists(os.path.join({sync!r}, {other!r}))
            and time.monotonic() < deadline):
         time.sleep(0.01)
