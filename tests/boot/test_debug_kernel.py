@@ -17,8 +17,10 @@ pytestmark = pytest.mark.kernel
 ON_PURPOSE_OOPS = {"modules", "hostile-oom", "kernel-rwx"}
 # Programs that need another kernel: the kunit variant's self-test modules.
 OTHER_KERNEL = {"kernel-selftest-modules"}
+# Programs that need a disk image attached (tests/boot/test_blockdev.py).
+NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer"}
 PROGRAMS = sorted(p.stem for p in (ROOT / "userland" / "tests").glob("*.c")
-                  if p.stem not in ON_PURPOSE_OOPS | OTHER_KERNEL)
+                  if p.stem not in ON_PURPOSE_OOPS | OTHER_KERNEL | NEEDS_DISK)
 
 SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking",
           "inconsistent lock state", "possible circular locking",
