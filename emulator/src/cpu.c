@@ -827,6 +827,9 @@ static const void *fused_first(const void *h, unsigned *span)
 void cpu_marker_set(cpu_t *c, dinsn *at)
 {
     dinsn *pbase = c->cur_dp->ops;
+    /* A not-taken branch likely refunds its nullified slot, so a block can
+     * be entered again under a marker: move it, never leave one behind. */
+    cpu_marker_clear(c);
     c->mk_ip = at;
     c->mk_h = at->h;
     at->h = cpu_handlers[OP_COUNT * 2 + 1];

@@ -86,6 +86,7 @@ def test_icount_limit_exact_inside_blocks(tmp_path):
         (first("blk_long") - 2, 210),        # one 200-instruction block
         (first("blk_fused"), 40),            # addiu + bne + nop loop
         (first("blk_likely"), 16),           # beql nullified, branch + nop
+        (first("blk_lchain") - 4, 16),       # beql chain, each nullifying the next
         (first("blk_pagecross"), 20),        # a block running off its page
         (first("blk_dspage"), 18),           # delay slot on the next page
         (first("smc_blk"), 10),              # store into the running block

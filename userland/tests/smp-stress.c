@@ -255,7 +255,7 @@ static void test_forkexec(const char *self)
 /* ------------------------------------------------------------ futex */
 
 #define FX_THREADS	6
-#define FX_ROUNDS	3000
+#define FX_ROUNDS	1000
 
 struct futex_test {
 	int lock;		/* 0 free, 1 locked, 2 locked with waiters */
@@ -292,7 +292,7 @@ static void futex_unlock(struct futex_test *t)
 static int futex_worker(void *arg)
 {
 	struct futex_test *t = arg;
-	volatile int spin;
+	volatile int spin, d;
 	int i;
 
 	__atomic_fetch_add(&t->running, 1, __ATOMIC_SEQ_CST);
@@ -300,9 +300,11 @@ static int futex_worker(void *arg)
 		;
 	for (i = 0; i < FX_ROUNDS; i++) {
 		futex_lock(t);
-		/* a non-atomic update, with a window, inside the lock */
+		/* a non-atomic update inside the lock, with a window of about
+		 * half the emulator's 1000-instruction slot, so that the other
+		 * CPUs find the lock taken and sleep in the kernel */
 		spin = t->counter;
-		for (int d = 0; d < 20; d++)
+		for (d = 0; d < 60; d++)
 			;
 		t->counter = spin + 1;
 		futex_unlock(t);

@@ -63,6 +63,21 @@ __asm__(".set push\n.set noreorder\n.set noat\n.text\n"
         " jr $ra\n subu $v1, $t1, $t0\n"
         "9: li $v0, -1\n"
         " jr $ra\n li $v1, 0\n"
+        /* 3b: branches likely in each other's delay slots, none taken: each
+         * nullifies the next, so one block refunds its budget again and
+         * again (a stop marker inside it must move, not stay behind):
+         * mfc0 + 4 beql + 2 increments = 7, v0 = 2 */
+        ".globl blk_lchain\nblk_lchain:\n"
+        " move $v0, $zero\n"
+        " li $t2, 1\n"
+        " mfc0 $t0, $9\n"
+        " beql $t2, $zero, 9b\n beql $t2, $zero, 9b\n"
+        " beql $t2, $zero, 9b\n beql $t2, $zero, 9b\n"
+        " beql $t2, $zero, 9b\n beql $t2, $zero, 9b\n"
+        " beql $t2, $zero, 9b\n beql $t2, $zero, 9b\n"
+        " addiu $v0, $v0, 1\n addiu $v0, $v0, 1\n"
+        " mfc0 $t1, $9\n"
+        " jr $ra\n subu $v1, $t1, $t0\n"
         /* 4: a block running off its page: starts 8 words before a page
          * end, 16 increments: mfc0 + 16 = 17 */
         " .balign 4096\n"
@@ -210,7 +225,7 @@ __asm__(".set push\n.set noreorder\n.set noat\n.text\n"
         ".set pop\n");
 
 typedef struct { uint32_t v0, v1; } pair;
-extern char blk_long[], blk_fused[], blk_likely[], blk_pagecross[], blk_dspage[];
+extern char blk_long[], blk_fused[], blk_likely[], blk_lchain[], blk_pagecross[], blk_dspage[];
 extern char smc_blk[], smc_p1[], smc_br[], smc_p2[];
 extern char flt_mid[], flt_mid_at[], flt_ds_taken[], flt_ds_taken_br[];
 extern char flt_ds_nt[], flt_ds_nt_br[];
@@ -248,6 +263,9 @@ int main(void)
         v = call(blk_likely, 0, 0, &n);
         CHECK_EQ(5, v, 1);
         CHECK_EQ(6, n, 11);
+        v = call(blk_lchain, 0, 0, &n);
+        CHECK_EQ(68, v, 2);
+        CHECK_EQ(69, n, 7);
         v = call(blk_pagecross, 0, 0, &n);
         CHECK_EQ(7, v, 16);
         CHECK_EQ(8, n, 17);
