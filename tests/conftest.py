@@ -47,3 +47,16 @@ def pytest_collection_modifyitems(session, config, items):
 def pytest_sessionfinish(session, exitstatus):
     import guest
     guest.stop_prebuild()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Wall time of each make the tests ran (kernel builds above all), so a
+    CI log shows where the run's time went."""
+    import kbuild
+    if not kbuild.MAKE_TIMES:
+        return
+    start = min(t0 for _, t0, _ in kbuild.MAKE_TIMES)
+    terminalreporter.section("make runs (start after the first, wall seconds)")
+    for args, t0, t1 in kbuild.MAKE_TIMES:
+        if t1 - t0 >= 5:
+            terminalreporter.write_line("%7.0f %6.0f  make %s" % (t0 - start, t1 - t0, args))

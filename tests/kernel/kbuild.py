@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -47,6 +48,8 @@ def load_spec(path):
 # (guest.prebuild) share build/ktree and build/gen with the tests' own make
 # runs, and a half-updated tree must never be seen by another build.
 MAKE_LOCK = threading.RLock()
+# (make arguments, start, end) of every make run(): the session's summary
+MAKE_TIMES = []
 _running = set()
 
 
@@ -59,6 +62,7 @@ def run(cmd, cwd=ROOT, timeout=1800, check=True, env=None, nice=False):
     if nice:
         argv = ["nice", "-n", "19", *argv]
     with MAKE_LOCK if cmd[0] == "make" else contextlib.nullcontext():
+        t0 = time.monotonic()
         proc = subprocess.Popen(argv, cwd=cwd, text=True, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 start_new_session=True)
@@ -70,6 +74,9 @@ def run(cmd, cwd=ROOT, timeout=1800, check=True, env=None, nice=False):
             raise
         finally:
             _running.discard(proc)
+        if cmd[0] == "make":
+            MAKE_TIMES.append((" ".join(str(c) for c in cmd[1:] if not str(c).startswith("--")),
+                               t0, time.monotonic()))
     res = subprocess.CompletedProcess(argv, proc.returncode, out)
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(argv)} failed "
