@@ -51,7 +51,7 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
 #define X(n) &&L_##n, &&L_##n##_ds,
         OPLIST(X)
 #undef X
-        &&L_pageend, &&L_stop,
+        &&L_pageend, &&L_stop, &&L_jit,
     };
     if (!c) {
         cpu_handlers = handlers;
@@ -680,6 +680,51 @@ L_pageend:
     c->pc = CUR_PC();
     goto lookup;
 
+L_jit: {
+    /* Entry word of a block counted or translated by the JIT (jit.c). */
+    dpage *dp = c->cur_dp;
+    uint32_t idx = (uint32_t)(ip - pbase);
+    jblock *jb = dp->jit ? dp->jit[idx] : NULL;
+    const void *code;
+    if (unlikely(!jb)) { /* dropped while a marker held the handler */
+        decode_at(c, dp, idx);
+        goto *ip->h;
+    }
+    /* only a whole block, charged in full, not entered as a delay slot */
+    if (brp || bend - ip != (ptrdiff_t)jb->n)
+        goto *jb->plain_h;
+    code = jb->code;
+    if (unlikely(!code)) {
+        if (++jb->count < JIT_HOT)
+            goto *jb->orig_h;
+        code = jit_translate(c, dp, idx);
+        if (!code)
+            goto *ip->h;
+    }
+    uint32_t n = jb->n;
+    c->jit_pc0 = IDX_PC(ip);
+    c->jit_cyc0 = cycles_end - (uint64_t)(budget + n);
+    uint32_t res = jit_run(c, code, tlbr, tlbw, pvbase);
+    uint32_t r = res >> 2;
+    switch (res & 3) {
+    case JIT_NORMAL:
+        budget += n - r;
+        JUMP(c->pc);
+    case JIT_CONT: /* the interpreter runs the rest of the block */
+        ip += r;
+        goto *ip->h;
+    case JIT_EXC: /* c->pc is the vector; the faulting instruction is r - 1 */
+        ip += r - 1;
+        goto exc;
+    default: /* JIT_LEAVE: instruction r - 1 retired, c->pc is set */
+        c->exit_req = false;
+        budget += n - r;
+        ip += r - 1;
+        bend = ip;
+        goto out_pc;
+    }
+}
+
 L_stop:
     /* The stop marker: the budget ends before this instruction. */
     budget += bend - ip;
@@ -707,8 +752,14 @@ enter_slow: {
         goto lookup;
     }
     n = bl[idx];
-    if (n == BLEN_UNKNOWN)
+    if (n == BLEN_UNKNOWN) {
         n = bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false);
+        /* first entry of the block: the translating tier counts its entries */
+        if (c->m->jit) {
+            jit_install(c, c->cur_dp, idx);
+            n = bl[idx]; /* (a flush may have forgotten it) */
+        }
+    }
     if (0) {
     charge_ds:
         /* entered on a delay slot: its block ends right after it */

@@ -89,7 +89,23 @@ typedef struct temu_config {
     uint32_t quantum;
     int randomize;
     uint64_t seed;
+    /*
+     * Execution tier: TEMU_ACCEL_DEFAULT takes the environment variable
+     * TEMU_ACCEL ("interp" or "jit") when set, else the build's default
+     * (the interpreter); TEMU_ACCEL_JIT fails on a host without the JIT.
+     */
+    int accel;
 } temu_config;
+
+enum temu_accel {
+    TEMU_ACCEL_DEFAULT = 0,
+    TEMU_ACCEL_INTERP = 1, /* the block interpreter alone */
+    TEMU_ACCEL_JIT = 2,    /* hot blocks translated to host code (x86-64) */
+};
+/* The tier in use (TEMU_ACCEL_INTERP or TEMU_ACCEL_JIT). */
+int temu_accel(const temu *e);
+/* Translation figures: blocks translated, host code bytes, code-area flushes. */
+void temu_jit_stats(temu *e, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes);
 
 /* ---- life cycle ---------------------------------------------------------- */
 

@@ -50,6 +50,8 @@ typedef struct dinsn {
 #define BLEN_UNKNOWN 0xFFFFFFFFu
 #define BUDGET_MAX 0x7FFFFFFF
 
+struct jblock;
+
 typedef struct dpage {
     dinsn ops[DPAGE_N + 2]; /* + 2 sentinels: "left the page" */
     /* Per entry point: instructions from it to the end of its block (the
@@ -59,6 +61,7 @@ typedef struct dpage {
     struct ram_bank *bank;
     uint32_t pidx;          /* page index in bank */
     struct dpage *next_free;
+    struct jblock **jit;    /* per entry word: its translation (jit.c), or NULL */
 } dpage;
 
 /* Operation numbers produced by decode.c, one handler pair each in cpu.c. */
@@ -239,6 +242,10 @@ typedef struct cpu {
     dinsn *mk_f[2];      /* superinstructions made plain while it is set */
     const void *mk_fh[2];
     unsigned mk_nf;
+    /* translated code (jit.c): the block's first PC, the cycle count before
+     * it, the PC after its branch's delay slot */
+    uint32_t jit_pc0, jit_next;
+    uint64_t jit_cyc0;
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 
@@ -338,6 +345,9 @@ typedef struct machine {
     blockdev_t *blk;
     simhelper_t *sim;
 
+    /* translating tier (jit.c), NULL with -accel interp */
+    struct jit_state *jit;
+
     /* decoded page pool */
     dpage *dp_free;
     dpage **dp_all;
@@ -427,6 +437,25 @@ void cpu_marker_set(cpu_t *c, dinsn *at);
 void decode_at(cpu_t *c, dpage *dp, uint32_t idx);
 void cpu_marker_clear(cpu_t *c);
 void dpage_reset(dpage *dp);
+
+/* jit.c: the translating tier */
+typedef struct jblock {
+    const void *code;    /* host code, NULL while entries are counted */
+    const void *orig_h;  /* the entry word's handler before L_jit */
+    const void *plain_h; /* its plain operation (no superinstruction) */
+    uint32_t n;          /* block length */
+    uint32_t count;      /* entries so far */
+} jblock;
+enum { JIT_NORMAL, JIT_EXC, JIT_LEAVE, JIT_CONT };
+#define JIT_HOT 16 /* entries before a block is translated */
+bool jit_available(void);
+int jit_init(struct machine *m);
+void jit_free(struct machine *m);
+void jit_install(cpu_t *c, dpage *dp, uint32_t idx);
+const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx);
+void jit_drop_page(struct machine *m, dpage *dp);
+uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase);
+void jit_stats(struct machine *m, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes);
 
 /* mmu.c */
 void tlb_flush_all(machine *m);          /* every CPU; clears PT marks */

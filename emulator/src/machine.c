@@ -193,6 +193,30 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     if (!m->dp_all || !m->pt_list)
         goto oom;
     m->poll_interval = cfg.poll_interval ? cfg.poll_interval : DEFAULT_POLL_INTERVAL;
+    int accel = cfg.accel;
+    if (accel == TEMU_ACCEL_DEFAULT) {
+        const char *env = getenv("TEMU_ACCEL");
+        accel = TEMU_ACCEL_INTERP;
+        if (env && *env) {
+            if (!strcmp(env, "jit")) {
+                accel = TEMU_ACCEL_JIT;
+            } else if (strcmp(env, "interp")) {
+                errf(err, errlen, "TEMU_ACCEL: expected interp or jit, got '%s'", env);
+                goto fail;
+            }
+        }
+    }
+    if (accel == TEMU_ACCEL_JIT) {
+        if (!jit_available()) {
+            errf(err, errlen, "-accel jit: no translating tier on this host (x86-64 only)");
+            goto fail;
+        }
+        if (jit_init(m))
+            goto oom;
+    } else if (accel != TEMU_ACCEL_INTERP) {
+        errf(err, errlen, "bad accel value %d", accel);
+        goto fail;
+    }
     m->next_poll = m->poll_interval;
     /* entry defaults to the base of the first RAM bank until an ELF is loaded */
     m->entry = (uint32_t)m->plat.ram[0].base;
@@ -211,6 +235,7 @@ void temu_destroy(temu *e)
     if (!e)
         return;
     machine *m = &e->m;
+    jit_free(m);
     for (unsigned i = 0; i < m->dp_count; i++)
         free(m->dp_all[i]);
     free(m->dp_all);
@@ -592,6 +617,13 @@ temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns)
 }
 
 int temu_ncpus(const temu *e) { return e->m.ncpus; }
+
+int temu_accel(const temu *e) { return e->m.jit ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP; }
+
+void temu_jit_stats(temu *e, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes)
+{
+    jit_stats(&e->m, blocks, bytes, flushes);
+}
 
 uint32_t temu_cpu_id(const temu *e, int cpu)
 {

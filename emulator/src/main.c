@@ -240,6 +240,7 @@ static void usage(FILE *f)
             "  -timeout SECS       wall-clock limit (exit 124); inf or > 1e9 = none\n"
             "  -quantum N          instructions per CPU slot (default %u)\n"
             "  -seed N|random      randomize the CPU interleaving from seed N\n"
+            "  -accel interp|jit   execution tier (default: $TEMU_ACCEL, else interp)\n"
             "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
             "                      or sleep the equivalent host time; auto (default) =\n"
             "                      sleep if stdin is a terminal, else skip\n"
@@ -365,6 +366,7 @@ typedef struct opts {
     bool wait_gdb, verbose;
     int idle_mode;
     uint32_t quantum;
+    int accel;
     bool seeded;
     uint64_t seed;
     bool disk_ro;
@@ -453,6 +455,12 @@ static int parse_args(int argc, char **argv, opts *o)
             if (!parse_u64(argv[++i], &q) || q == 0 || q > 100000000)
                 return fail("-quantum: bad instruction count '%s' (1..100000000)", argv[i]);
             o->quantum = (uint32_t)q;
+        } else if ((r = ARG("-accel"))) {
+            if (r < 0) return EXIT_ERROR;
+            const char *v = argv[++i];
+            if (!strcmp(v, "interp")) o->accel = TEMU_ACCEL_INTERP;
+            else if (!strcmp(v, "jit")) o->accel = TEMU_ACCEL_JIT;
+            else return fail("-accel: expected interp or jit, got '%s'", v);
         } else if ((r = ARG("-seed"))) {
             if (r < 0) return EXIT_ERROR;
             o->seeded = true;
@@ -568,6 +576,7 @@ int main(int argc, char **argv)
     cfg.host.tty_out = tty_out;
     cfg.host.poll = host_poll;
     cfg.quantum = o.quantum;
+    cfg.accel = o.accel;
     cfg.randomize = o.seeded;
     cfg.seed = o.seed;
 
@@ -717,6 +726,16 @@ int main(int argc, char **argv)
         break;
     }
     temu_pair_hist(stderr, 40); /* PAIR_HIST=1 builds only */
+    if (o.verbose) {
+        uint64_t jb, jbytes, jfl;
+        temu_jit_stats(e, &jb, &jbytes, &jfl);
+        if (temu_accel(e) == TEMU_ACCEL_JIT)
+            fprintf(stderr, "%s: accel jit: %llu blocks translated, %llu bytes of host code, %llu flushes\n",
+                    prog, (unsigned long long)jb, (unsigned long long)jbytes,
+                    (unsigned long long)jfl);
+        else
+            fprintf(stderr, "%s: accel interp\n", prog);
+    }
     if (h.gdb)
         gdb_close(h.gdb);
     if (trace_out != stderr)

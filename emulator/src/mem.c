@@ -27,6 +27,7 @@ static inline void stlb_set(stlb_ent *e, uint32_t va, uint8_t *hpage)
 /* Decoded pages are shared: drop every CPU's fetch entries for this one. */
 static void code_page_unmap(machine *m, dpage *dp)
 {
+    jit_drop_page(m, dp);
     dp->bank->code[dp->pidx] = NULL;
     for (int k = 0; k < m->ncpus; k++) {
         cpu_t *c = &m->cpus[k];
@@ -53,6 +54,7 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
             fprintf(stderr, "tsar-emu: out of memory (decoded code)\n");
             abort();
         }
+        dp->jit = NULL;
         m->dp_all[m->dp_count++] = dp;
     } else {
         /* Pool full: evict round-robin, never the page being executed. */
@@ -96,6 +98,7 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
         /* a superinstruction depends on the two words after its own */
         first = first >= 2 ? first - 2 : 0;
         cpu_marker_clear(m->cur);
+        jit_drop_page(m, dp); /* a store into translated code drops them all */
         for (uint32_t i = first; i <= last; i++)
             dp->ops[i].h = dec;
         for (uint32_t i = 0; i < DPAGE_N; i++)

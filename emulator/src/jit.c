@@ -1,0 +1,1031 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jit.c - the translating tier (x86-64 hosts): hot blocks to host code.
+ *
+ * A block is what the block interpreter charges on entry (cpu.c): from an
+ * entry word to the delay slot of the first branch, or to the page end.
+ * Its entry word gets the handler L_jit once the block has been entered;
+ * after JIT_HOT entries the block is translated, and from then on L_jit
+ * runs the host code whenever the interpreter has charged the whole block
+ * (no stop marker inside, no pending branch).  Everything the host code
+ * does is what the interpreter would do for those instructions: the same
+ * software TLBs (inline probe, interpreter slow paths on a miss), the same
+ * exception entry (cpu_exception with the PC, BD and cycle count of the
+ * faulting instruction), the same early exits (a device access, a store
+ * into code or page tables).  An instruction it does not translate ends
+ * the translated prefix: the interpreter runs the rest of the block.
+ *
+ * Host code returns (r << 2) | kind: r instructions retired (the faulting
+ * one included for an exception), kind JIT_NORMAL (c->pc is the next PC),
+ * JIT_EXC (c->pc is the vector), JIT_LEAVE (leave cpu_exec, c->pc set) or
+ * JIT_CONT (interpret on from word r of the block).
+ *
+ * Translations depend only on the words of their physical page: a store
+ * into the page (code_page_store) or dropping the page drops them.  Host
+ * code memory is a bump area, reclaimed as a whole (jit_flush) when full,
+ * only from the interpreter (no host code is running then).
+ *
+ * Own emitter rather than a JIT library: the only packaged candidate,
+ * asmjit, is C++ (this emulator is C, built with -std=gnu11 and no other
+ * dependency than libfdt), and the code needed is ~40 x86-64 encodings.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#if defined(__x86_64__) && !defined(PAIR_HIST)
+#define JIT_HOST 1
+#include <sys/mman.h>
+#endif
+
+#define JIT_CODE_SIZE (32u << 20)
+#define JIT_MAX_BLOCKS (1u << 17)
+
+struct jit_state {
+    uint8_t *code;      /* JIT_CODE_SIZE bytes, RWX */
+    size_t used;
+    jblock *blocks;     /* JIT_MAX_BLOCKS */
+    unsigned nblocks;
+    uint64_t translated, flushes, bytes;
+};
+
+bool jit_available(void)
+{
+#ifdef JIT_HOST
+    return true;
+#else
+    return false;
+#endif
+}
+
+#define JIT_HANDLER (cpu_handlers[OP_COUNT * 2 + 2])
+
+void jit_free(machine *m)
+{
+    struct jit_state *j = m->jit;
+    if (!j)
+        return;
+#ifdef JIT_HOST
+    if (j->code)
+        munmap(j->code, JIT_CODE_SIZE);
+#endif
+    free(j->blocks);
+    for (unsigned i = 0; i < m->dp_count; i++) {
+        free(m->dp_all[i]->jit);
+        m->dp_all[i]->jit = NULL;
+    }
+    free(j);
+    m->jit = NULL;
+}
+
+/* Remove one page's translations: entry words get their handler back. */
+void jit_drop_page(machine *m, dpage *dp)
+{
+    if (!dp->jit)
+        return;
+    const void *jh = JIT_HANDLER;
+    for (unsigned i = 0; i < DPAGE_N; i++) {
+        jblock *jb = dp->jit[i];
+        if (!jb)
+            continue;
+        if (dp->ops[i].h == jh)
+            dp->ops[i].h = jb->orig_h;
+        for (int k = 0; k < m->ncpus; k++)
+            if (m->cpus[k].mk_ip == &dp->ops[i] && m->cpus[k].mk_h == jh)
+                m->cpus[k].mk_h = jb->orig_h;
+        dp->jit[i] = NULL;
+    }
+}
+
+/* Drop every translation and reclaim the code area. */
+static void jit_flush(machine *m)
+{
+    struct jit_state *j = m->jit;
+    for (unsigned i = 0; i < m->dp_count; i++) {
+        dpage *dp = m->dp_all[i];
+        if (!dp->jit)
+            continue;
+        jit_drop_page(m, dp);
+        /* the entries are installed again on the next first entry */
+        for (unsigned k = 0; k < DPAGE_N + 2; k++)
+            dp->blen[k] = BLEN_UNKNOWN;
+    }
+    j->used = 0;
+    j->nblocks = 0;
+    j->flushes++;
+}
+
+/* The plain operation of a word (no superinstruction), as decode_at would
+ * choose its normal or delay-slot handler. */
+static const void *plain_handler(dpage *dp, uint32_t idx)
+{
+    const u32a *words = (const u32a *)dp->host;
+    dinsn d;
+    int op = decode_insn(words[idx], &d);
+    int ds = idx == 0 || insn_has_delay_slot(words[idx - 1]);
+    return cpu_handlers[op * 2 + ds];
+}
+
+/* First entry of the block at idx (cpu.c enter_slow): count its entries. */
+void jit_install(cpu_t *c, dpage *dp, uint32_t idx)
+{
+    machine *m = c->m;
+    struct jit_state *j = m->jit;
+    dinsn *at = &dp->ops[idx];
+    if (!j || at == c->mk_ip || idx >= DPAGE_N)
+        return;
+    if (at->h == cpu_handlers[OP_decode * 2] || at->h == cpu_handlers[OP_decode * 2 + 1])
+        decode_at(c, dp, idx);
+    if (at->h == JIT_HANDLER || at->h == cpu_handlers[OP_COUNT * 2 + 1])
+        return;
+    if (!dp->jit) {
+        dp->jit = calloc(DPAGE_N, sizeof *dp->jit);
+        if (!dp->jit)
+            return;
+    }
+    if (j->nblocks >= JIT_MAX_BLOCKS) {
+        jit_flush(m); /* every entry is installed again on its next first entry */
+        if (dp->blen[idx] == BLEN_UNKNOWN)
+            dp->blen[idx] = block_len((const u32a *)dp->host, idx, false);
+    }
+    jblock *jb = &j->blocks[j->nblocks++];
+    memset(jb, 0, sizeof *jb);
+    jb->orig_h = at->h;
+    jb->plain_h = plain_handler(dp, idx);
+    jb->n = dp->blen[idx];
+    dp->jit[idx] = jb;
+    at->h = JIT_HANDLER;
+}
+
+#ifndef JIT_HOST
+
+const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
+{
+    jblock *jb = dp->jit[idx];
+    dp->ops[idx].h = jb->orig_h;
+    dp->jit[idx] = NULL;
+    (void)c;
+    return NULL;
+}
+
+uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase)
+{
+    (void)c; (void)code; (void)tlbr; (void)tlbw; (void)pvbase;
+    return JIT_CONT;
+}
+
+int jit_init(machine *m)
+{
+    (void)m;
+    return -1;
+}
+
+#else /* JIT_HOST */
+
+/* ------------------------------------------------------------ emitter */
+
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
+enum { CC_O, CC_NO, CC_B, CC_AE, CC_E, CC_NE, CC_BE, CC_A, CC_S, CC_NS,
+       CC_L = 0xC, CC_GE, CC_LE, CC_G };
+
+typedef struct em {
+    uint8_t *p, *end;
+    bool full;
+} em;
+
+static void b1(em *e, unsigned v)
+{
+    if (e->p < e->end)
+        *e->p++ = (uint8_t)v;
+    else
+        e->full = true;
+}
+
+static void d32(em *e, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b1(e, v >> (8 * i));
+}
+
+static void rexb(em *e, int w, int r, int x, int b)
+{
+    unsigned v = 0x40u | (w ? 8u : 0) | ((r & 8) ? 4u : 0) | ((x & 8) ? 2u : 0) | ((b & 8) ? 1u : 0);
+    if (v != 0x40)
+        b1(e, v);
+}
+
+/* opcode bytes with a memory operand [base + disp] */
+static void op_m(em *e, int w, unsigned opc, int nopc, int reg, int base, int32_t disp)
+{
+    rexb(e, w, reg, 0, base);
+    for (int i = nopc - 1; i >= 0; i--)
+        b1(e, opc >> (8 * i));
+    unsigned mod = (disp == 0 && (base & 7) != RBP) ? 0 : (disp >= -128 && disp < 128) ? 1 : 2;
+    b1(e, (mod << 6) | ((unsigned)(reg & 7) << 3) | (unsigned)(base & 7));
+    if ((base & 7) == RSP)
+        b1(e, 0x24);
+    if (mod == 1)
+        b1(e, (unsigned)disp);
+    else if (mod == 2)
+        d32(e, (uint32_t)disp);
+}
+
+/* [base + index + disp8] (index never rsp) */
+static void op_mi(em *e, int w, unsigned opc, int nopc, int reg, int base, int index, int disp8)
+{
+    rexb(e, w, reg, index, base);
+    for (int i = nopc - 1; i >= 0; i--)
+        b1(e, opc >> (8 * i));
+    unsigned mod = (disp8 == 0 && (base & 7) != RBP) ? 0 : 1;
+    b1(e, (mod << 6) | ((unsigned)(reg & 7) << 3) | 4u);
+    b1(e, ((unsigned)(index & 7) << 3) | (unsigned)(base & 7));
+    if (mod == 1)
+        b1(e, (unsigned)disp8);
+}
+
+/* register-register: rm = destination for the 01/09/.. forms */
+static void op_r(em *e, int w, unsigned opc, int nopc, int reg, int rm)
+{
+    rexb(e, w, reg, 0, rm);
+    for (int i = nopc - 1; i >= 0; i--)
+        b1(e, opc >> (8 * i));
+    b1(e, 0xC0u | ((unsigned)(reg & 7) << 3) | (unsigned)(rm & 7));
+}
+
+#define GR(i) ((int32_t)(offsetof(cpu_t, r) + 4u * (unsigned)(i)))
+#define OFF(f) ((int32_t)offsetof(cpu_t, f))
+
+static void ld(em *e, int reg, int gr)
+{
+    if (gr == 0)
+        op_r(e, 0, 0x31, 1, reg, reg); /* xor reg, reg */
+    else
+        op_m(e, 0, 0x8B, 1, reg, RBX, GR(gr));
+}
+static void st(em *e, int gr, int reg) { op_m(e, 0, 0x89, 1, reg, RBX, GR(gr)); }
+static void ldf(em *e, int reg, int32_t off) { op_m(e, 0, 0x8B, 1, reg, RBX, off); }
+static void stf(em *e, int32_t off, int reg) { op_m(e, 0, 0x89, 1, reg, RBX, off); }
+static void stf_imm(em *e, int32_t off, uint32_t v)
+{
+    op_m(e, 0, 0xC7, 1, 0, RBX, off);
+    d32(e, v);
+}
+static void mov_ri(em *e, int reg, uint32_t v)
+{
+    if (v == 0) {
+        op_r(e, 0, 0x31, 1, reg, reg);
+        return;
+    }
+    rexb(e, 0, 0, 0, reg);
+    b1(e, 0xB8u + (unsigned)(reg & 7));
+    d32(e, v);
+}
+static void mov_rr(em *e, int dst, int src) { op_r(e, 0, 0x89, 1, src, dst); }
+/* ALU group 1: ext 0 add, 1 or, 2 adc, 3 sbb, 4 and, 5 sub, 6 xor, 7 cmp */
+enum { A_ADD, A_OR, A_ADC, A_SBB, A_AND, A_SUB, A_XOR, A_CMP };
+static void alu_rr(em *e, int ext, int dst, int src) { op_r(e, 0, (unsigned)(ext << 3) | 1u, 1, src, dst); }
+static void alu_rm(em *e, int ext, int dst, int gr)
+{
+    if (gr == 0) { /* $0 as operand */
+        op_r(e, 0, 0x31, 1, RSI, RSI);
+        alu_rr(e, ext, dst, RSI);
+        return;
+    }
+    op_m(e, 0, (unsigned)(ext << 3) | 3u, 1, dst, RBX, GR(gr));
+}
+static void alu_ri(em *e, int ext, int dst, uint32_t imm)
+{
+    if ((int32_t)imm >= -128 && (int32_t)imm < 128) {
+        op_r(e, 0, 0x83, 1, ext, dst);
+        b1(e, imm);
+    } else {
+        op_r(e, 0, 0x81, 1, ext, dst);
+        d32(e, imm);
+    }
+}
+static void alu_mf_r(em *e, int ext, int32_t off, int src) /* [rbx+off] op= src */
+{
+    op_m(e, 0, (unsigned)(ext << 3) | 1u, 1, src, RBX, off);
+}
+/* shifts: ext 0 rol, 1 ror, 4 shl, 5 shr, 7 sar */
+static void sh_ri(em *e, int ext, int reg, unsigned n)
+{
+    op_r(e, 0, 0xC1, 1, ext, reg);
+    b1(e, n & 31);
+}
+static void sh_rcl(em *e, int ext, int reg) { op_r(e, 0, 0xD3, 1, ext, reg); }
+static void setcc(em *e, int cc, int reg8) { op_r(e, 0, 0x0F90u | (unsigned)cc, 2, 0, reg8); }
+static void cmov(em *e, int cc, int dst, int src) { op_r(e, 0, 0x0F40u | (unsigned)cc, 2, dst, src); }
+static void lea_pc(em *e, int reg, uint32_t off) /* reg = r14d + off (32-bit) */
+{
+    op_m(e, 0, 0x8D, 1, reg, R14, (int32_t)off);
+}
+static uint8_t *jcc(em *e, int cc)
+{
+    b1(e, 0x0F);
+    b1(e, 0x80u + (unsigned)cc);
+    d32(e, 0);
+    return e->p;
+}
+static uint8_t *jmp32(em *e)
+{
+    b1(e, 0xE9);
+    d32(e, 0);
+    return e->p;
+}
+static void patch(em *e, uint8_t *after, uint8_t *target)
+{
+    if (!after || e->full)
+        return;
+    int32_t rel = (int32_t)(target - after);
+    memcpy(after - 4, &rel, 4);
+}
+static void call_abs(em *e, const void *fn)
+{
+    b1(e, 0x48);
+    b1(e, 0xB8); /* mov rax, imm64 */
+    uint64_t v = (uint64_t)(uintptr_t)fn;
+    d32(e, (uint32_t)v);
+    d32(e, (uint32_t)(v >> 32));
+    b1(e, 0xFF);
+    b1(e, 0xD0); /* call rax */
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* Called from host code with the instruction's index k in the block and
+ * whether it is a delay slot (kinfo = k | ds << 16): publish the state an
+ * interpreter slow path expects (SYNC in cpu.c). */
+static inline uint32_t hsync(cpu_t *c, uint32_t kinfo)
+{
+    uint32_t k = kinfo & 0xFFFF;
+    c->pc = c->jit_pc0 + 4 * k;
+    c->br_pending = (kinfo >> 16) != 0;
+    c->br_target = c->jit_next;
+    c->cycles = c->jit_cyc0 + k;
+    return k;
+}
+
+/* After a slow path that succeeded: leave if it asked for it. */
+static inline uint32_t hdone(cpu_t *c, uint32_t kinfo)
+{
+    if (likely(!c->exit_req))
+        return 0;
+    uint32_t k = kinfo & 0xFFFF;
+    c->pc = (kinfo >> 16) ? c->jit_next : c->jit_pc0 + 4 * k + 4;
+    return ((k + 1) << 2) | JIT_LEAVE;
+}
+
+static uint32_t h_raise(cpu_t *c, uint32_t kinfo, uint32_t code)
+{
+    uint32_t k = hsync(c, kinfo);
+    cpu_exception(c, (int)(code & 0xFF), (int)(code >> 8));
+    return ((k + 1) << 2) | JIT_EXC;
+}
+
+/* spec = op | dst << 8 | src << 16 (src: rt of lwl/lwr, the merged value) */
+static uint32_t h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo), v;
+    unsigned op = spec & 0xFF, dst = (spec >> 8) & 0xFF, src = spec >> 16;
+    int size = op == OP_lb || op == OP_lbu ? 1 : op == OP_lh || op == OP_lhu ? 2 : 4;
+    uint32_t a = op == OP_lwl || op == OP_lwr ? va & ~3u : va;
+    if (!mem_load_slow(c, a, size, &v))
+        return ((k + 1) << 2) | JIT_EXC;
+    switch (op) {
+    case OP_lb: v = (uint32_t)(int32_t)(int8_t)v; break;
+    case OP_lbu: v = (uint8_t)v; break;
+    case OP_lh: v = (uint32_t)(int32_t)(int16_t)v; break;
+    case OP_lhu: v = (uint16_t)v; break;
+    case OP_lwl: {
+        uint32_t sh = (3 - (va & 3)) * 8;
+        v = (c->r[src] & ~(0xFFFFFFFFu << sh)) | (v << sh);
+        break;
+    }
+    case OP_lwr: {
+        uint32_t sh = (va & 3) * 8;
+        v = (c->r[src] & ~(0xFFFFFFFFu >> sh)) | (v >> sh);
+        break;
+    }
+    default: break;
+    }
+    c->r[dst] = v;
+    return hdone(c, kinfo);
+}
+
+static uint32_t h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo);
+    unsigned op = spec & 0xFF, src = spec >> 16;
+    uint32_t val = c->r[src], b = va & 3;
+    bool ok;
+    switch (op) {
+    case OP_sb: ok = mem_store_slow(c, va, 1, val); break;
+    case OP_sh: ok = mem_store_slow(c, va, 2, val); break;
+    case OP_sw: ok = mem_store_slow(c, va, 4, val); break;
+    case OP_swl: ok = mem_store_be(c, va & ~3u, val >> ((3 - b) * 8), 0xFu >> (3 - b), va); break;
+    default: ok = mem_store_be(c, va & ~3u, val << (b * 8), (0xFu << b) & 0xFu, va); break;
+    }
+    if (!ok)
+        return ((k + 1) << 2) | JIT_EXC;
+    return hdone(c, kinfo);
+}
+
+static uint32_t h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo), v;
+    unsigned op = spec & 0xFF, dst = (spec >> 8) & 0xFF, src = spec >> 16;
+    if (op == OP_ll) {
+        if (!mem_ll(c, va, &v))
+            return ((k + 1) << 2) | JIT_EXC;
+    } else {
+        if (!mem_sc(c, va, c->r[src], &v))
+            return ((k + 1) << 2) | JIT_EXC;
+    }
+    c->r[dst] = v;
+    return hdone(c, kinfo);
+}
+
+/* ------------------------------------------------------------ translator */
+
+/* out-of-line code, emitted after the block body */
+enum { S_RAISE, S_LOAD, S_STORE, S_NT };
+typedef struct stub {
+    int kind;
+    uint8_t *from;  /* end of the jcc to patch */
+    uint8_t *back;  /* where to continue (loads/stores) */
+    uint32_t kinfo, arg;
+} stub;
+
+#define MAX_STUBS (3 * DPAGE_N)
+
+typedef struct tctx {
+    em e;
+    uint32_t idx0;
+    stub st[MAX_STUBS];
+    unsigned ns;
+    uint8_t *exit; /* common epilogue (eax = result) */
+} tctx;
+
+static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
+{
+    if (t->ns >= MAX_STUBS) {
+        t->e.full = true;
+        return;
+    }
+    t->st[t->ns++] = (stub){kind, from, back, kinfo, arg};
+}
+
+/* PC of word k of the block, relative to the page's virtual base (r14) */
+#define PCOFF(k) (4u * (t->idx0 + (k)))
+
+static void ret_code(tctx *t, uint32_t v)
+{
+    mov_ri(&t->e, RAX, v);
+    patch(&t->e, jmp32(&t->e), t->exit);
+}
+
+/* Guest-visible raise of `code` (| ce << 8) by word k. */
+static void emit_raise(tctx *t, uint32_t kinfo, uint32_t code)
+{
+    op_r(&t->e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+    mov_ri(&t->e, RSI, kinfo);
+    mov_ri(&t->e, RDX, code);
+    call_abs(&t->e, (const void *)h_raise);
+    patch(&t->e, jmp32(&t->e), t->exit);
+}
+
+static bool is_branch_op(int op)
+{
+    switch (op) {
+    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_bltzal:
+    case OP_bgezal: case OP_bltzall: case OP_bgezall: case OP_j: case OP_jal:
+    case OP_beq: case OP_bne: case OP_blez: case OP_bgtz: case OP_beql:
+    case OP_bnel: case OP_blezl: case OP_bgtzl: case OP_b: case OP_jr: case OP_jalr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Memory access: eax = va; probe the TLB at r12 (loads) or r13 (stores). */
+static void emit_mem(tctx *t, int op, const dinsn *d, uint32_t kinfo)
+{
+    em *e = &t->e;
+    bool store = op == OP_sb || op == OP_sh || op == OP_sw || op == OP_swl || op == OP_swr;
+    ld(e, RAX, d->rs);
+    if (d->imm)
+        alu_ri(e, A_ADD, RAX, d->imm);
+    uint32_t spec = (uint32_t)op | (uint32_t)d->rt << 8 | (uint32_t)d->rt << 16;
+    if (op == OP_lwl || op == OP_lwr)
+        spec = (uint32_t)op | (uint32_t)d->rd << 8 | (uint32_t)d->rt << 16;
+    int size = 0;
+    switch (op) {
+    case OP_lb: case OP_lbu: case OP_sb: size = 1; break;
+    case OP_lh: case OP_lhu: case OP_sh: size = 2; break;
+    case OP_lw: case OP_sw: size = 4; break;
+    default: break;
+    }
+    if (!size) { /* lwl/lwr/swl/swr: always the slow path, which jumps back */
+        uint8_t *to = jmp32(e);
+        add_stub(t, store ? S_STORE : S_LOAD, to, e->p, kinfo, spec);
+        return;
+    }
+    int tlb = store ? R13 : R12;
+    /* ecx = slot * 16; edx = tag to match */
+    mov_rr(e, RCX, RAX);
+    sh_ri(e, 5, RCX, PAGE_SHIFT - 4);
+    alu_ri(e, A_AND, RCX, (STLB_N - 1) << 4);
+    mov_rr(e, RDX, RAX);
+    alu_ri(e, A_AND, RDX, PAGE_MASK | (uint32_t)(size - 1));
+    op_mi(e, 0, 0x3B, 1, RDX, tlb, RCX, 0); /* cmp edx, [tlb + rcx] */
+    uint8_t *miss = jcc(e, CC_NE);
+    op_mi(e, 1, 0x8B, 1, RDX, tlb, RCX, 8); /* mov rdx, [tlb + rcx + 8] (addend) */
+    op_r(e, 1, 0x01, 1, RAX, RDX);           /* add rdx, rax */
+    if (store) {
+        ld(e, RCX, d->rt);
+        if (size == 1)
+            op_m(e, 0, 0x88, 1, RCX, RDX, 0);
+        else if (size == 2) {
+            b1(e, 0x66);
+            op_m(e, 0, 0x89, 1, RCX, RDX, 0);
+        } else
+            op_m(e, 0, 0x89, 1, RCX, RDX, 0);
+    } else {
+        switch (op) {
+        case OP_lb: op_m(e, 0, 0x0FBE, 2, RCX, RDX, 0); break;
+        case OP_lbu: op_m(e, 0, 0x0FB6, 2, RCX, RDX, 0); break;
+        case OP_lh: op_m(e, 0, 0x0FBF, 2, RCX, RDX, 0); break;
+        case OP_lhu: op_m(e, 0, 0x0FB7, 2, RCX, RDX, 0); break;
+        default: op_m(e, 0, 0x8B, 1, RCX, RDX, 0); break;
+        }
+        st(e, d->rt, RCX);
+    }
+    add_stub(t, store ? S_STORE : S_LOAD, miss, e->p, kinfo, spec);
+}
+
+/* Translate one non-branch word; false: not translated (the block ends). */
+static bool emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *ends)
+{
+    em *e = &t->e;
+    uint32_t kinfo = k | (ds ? 1u << 16 : 0);
+    *ends = false;
+    switch (op) {
+    case OP_nop: case OP_sync: case OP_pref:
+        return true;
+    case OP_sll: case OP_srl: case OP_sra: case OP_rotr:
+        ld(e, RAX, d->rt);
+        if (d->sa)
+            sh_ri(e, op == OP_sll ? 4 : op == OP_srl ? 5 : op == OP_sra ? 7 : 1, RAX, d->sa);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv:
+        ld(e, RCX, d->rs);
+        ld(e, RAX, d->rt);
+        sh_rcl(e, op == OP_sllv ? 4 : op == OP_srlv ? 5 : op == OP_srav ? 7 : 1, RAX);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_movz: case OP_movn:
+        ld(e, RAX, d->rd);
+        ld(e, RDX, d->rs);
+        ld(e, RCX, d->rt);
+        op_r(e, 0, 0x85, 1, RCX, RCX);
+        cmov(e, op == OP_movz ? CC_E : CC_NE, RAX, RDX);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_syscall: emit_raise(t, kinfo, EXC_SYS); *ends = true; return true;
+    case OP_brk: emit_raise(t, kinfo, EXC_BP); *ends = true; return true;
+    case OP_ri: emit_raise(t, kinfo, EXC_RI); *ends = true; return true;
+    case OP_cpu1: emit_raise(t, kinfo, EXC_CPU | 1u << 8); *ends = true; return true;
+    case OP_trap_quirk: emit_raise(t, kinfo, EXC_TR); *ends = true; return true;
+    case OP_mfhi: ldf(e, RAX, OFF(hi)); st(e, d->rd, RAX); return true;
+    case OP_mflo: ldf(e, RAX, OFF(lo)); st(e, d->rd, RAX); return true;
+    case OP_mthi: ld(e, RAX, d->rs); stf(e, OFF(hi), RAX); return true;
+    case OP_mtlo: ld(e, RAX, d->rs); stf(e, OFF(lo), RAX); return true;
+    case OP_mult: case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu: {
+        bool sgn = op == OP_mult || op == OP_madd || op == OP_msub;
+        ld(e, RAX, d->rs);
+        ld(e, RCX, d->rt);
+        op_r(e, 0, 0xF7, 1, sgn ? 5 : 4, RCX); /* (i)mul ecx: edx:eax */
+        if (op == OP_mult || op == OP_multu) {
+            stf(e, OFF(lo), RAX);
+            stf(e, OFF(hi), RDX);
+        } else if (op == OP_madd || op == OP_maddu) {
+            alu_mf_r(e, A_ADD, OFF(lo), RAX);
+            alu_mf_r(e, A_ADC, OFF(hi), RDX);
+        } else {
+            alu_mf_r(e, A_SUB, OFF(lo), RAX);
+            alu_mf_r(e, A_SBB, OFF(hi), RDX);
+        }
+        return true;
+    }
+    case OP_mul:
+        ld(e, RAX, d->rs);
+        ld(e, RCX, d->rt);
+        op_r(e, 0, 0x0FAF, 2, RAX, RCX); /* imul eax, ecx */
+        st(e, d->rd, RAX);
+        return true;
+    case OP_div: case OP_divu: {
+        ld(e, RCX, d->rt);
+        op_r(e, 0, 0x85, 1, RCX, RCX);
+        uint8_t *z = jcc(e, CC_E);
+        ld(e, RAX, d->rs);
+        uint8_t *ovf = NULL, *ovf2 = NULL;
+        if (op == OP_div) {
+            alu_ri(e, A_CMP, RCX, 0xFFFFFFFFu);
+            ovf = jcc(e, CC_NE);
+            alu_ri(e, A_CMP, RAX, 0x80000000u);
+            ovf2 = jcc(e, CC_NE);
+            /* INT32_MIN / -1: lo = a, hi = 0 */
+            stf(e, OFF(lo), RAX);
+            stf_imm(e, OFF(hi), 0);
+            uint8_t *done = jmp32(e);
+            patch(e, ovf, e->p);
+            patch(e, ovf2, e->p);
+            b1(e, 0x99); /* cdq */
+            op_r(e, 0, 0xF7, 1, 7, RCX); /* idiv ecx */
+            stf(e, OFF(lo), RAX);
+            stf(e, OFF(hi), RDX);
+            patch(e, done, e->p);
+        } else {
+            op_r(e, 0, 0x31, 1, RDX, RDX);
+            op_r(e, 0, 0xF7, 1, 6, RCX); /* div ecx */
+            stf(e, OFF(lo), RAX);
+            stf(e, OFF(hi), RDX);
+        }
+        patch(e, z, e->p);
+        return true;
+    }
+    case OP_add: case OP_sub: case OP_addi: {
+        ld(e, RAX, d->rs);
+        if (op == OP_addi)
+            alu_ri(e, A_ADD, RAX, d->imm);
+        else
+            alu_rm(e, op == OP_add ? A_ADD : A_SUB, RAX, d->rt);
+        add_stub(t, S_RAISE, jcc(e, CC_O), NULL, kinfo, EXC_OV);
+        st(e, op == OP_addi ? d->rt : d->rd, RAX);
+        return true;
+    }
+    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor: {
+        static const int ext[] = {A_ADD, A_SUB, A_AND, A_OR, A_XOR, A_OR};
+        int x = op == OP_addu ? 0 : op == OP_subu ? 1 : op == OP_and ? 2 : op == OP_or ? 3
+                : op == OP_xor ? 4 : 5;
+        ld(e, RAX, d->rs);
+        alu_rm(e, ext[x], RAX, d->rt);
+        if (op == OP_nor)
+            op_r(e, 0, 0xF7, 1, 2, RAX); /* not eax */
+        st(e, d->rd, RAX);
+        return true;
+    }
+    case OP_slt: case OP_sltu:
+        ld(e, RCX, d->rs);
+        op_r(e, 0, 0x31, 1, RAX, RAX);
+        alu_rm(e, A_CMP, RCX, d->rt);
+        setcc(e, op == OP_slt ? CC_L : CC_B, RAX);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_slti: case OP_sltiu:
+        ld(e, RCX, d->rs);
+        op_r(e, 0, 0x31, 1, RAX, RAX);
+        op_r(e, 0, 0x81, 1, A_CMP, RCX);
+        d32(e, d->imm);
+        setcc(e, op == OP_slti ? CC_L : CC_B, RAX);
+        st(e, d->rt, RAX);
+        return true;
+    case OP_tge: case OP_tgeu: case OP_tlt: case OP_tltu: case OP_teq: case OP_tne: {
+        static const int cc[] = {CC_GE, CC_AE, CC_L, CC_B, CC_E, CC_NE};
+        int x = op - OP_tge;
+        ld(e, RAX, d->rs);
+        alu_rm(e, A_CMP, RAX, d->rt);
+        add_stub(t, S_RAISE, jcc(e, cc[x]), NULL, kinfo, EXC_TR);
+        return true;
+    }
+    case OP_move: ld(e, RAX, d->rs); st(e, d->rd, RAX); return true;
+    case OP_addiu: case OP_andi: case OP_ori: case OP_xori:
+        ld(e, RAX, d->rs);
+        alu_ri(e, op == OP_addiu ? A_ADD : op == OP_andi ? A_AND : op == OP_ori ? A_OR : A_XOR,
+               RAX, d->imm);
+        st(e, d->rt, RAX);
+        return true;
+    case OP_li: case OP_lui:
+        mov_ri(e, RAX, d->imm);
+        st(e, d->rt, RAX);
+        return true;
+    case OP_clz: case OP_clo:
+        ld(e, RAX, d->rs);
+        if (op == OP_clo)
+            op_r(e, 0, 0xF7, 1, 2, RAX);
+        op_r(e, 0, 0x0FBD, 2, RCX, RAX); /* bsr ecx, eax (ZF: eax == 0) */
+        mov_ri(e, RDX, 63);              /* mov: flags kept (not xor) */
+        cmov(e, CC_E, RCX, RDX);
+        alu_ri(e, A_XOR, RCX, 31);
+        st(e, d->rd, RCX);
+        return true;
+    case OP_ext:
+        ld(e, RAX, d->rs);
+        if (d->sa)
+            sh_ri(e, 5, RAX, d->sa);
+        alu_ri(e, A_AND, RAX, d->imm);
+        st(e, d->rt, RAX);
+        return true;
+    case OP_ins:
+        ld(e, RAX, d->rs);
+        if (d->sa)
+            sh_ri(e, 4, RAX, d->sa);
+        alu_ri(e, A_AND, RAX, d->imm);
+        ld(e, RCX, d->rt);
+        alu_ri(e, A_AND, RCX, ~d->imm);
+        alu_rr(e, A_OR, RAX, RCX);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_wsbh:
+        ld(e, RAX, d->rt);
+        mov_rr(e, RCX, RAX);
+        alu_ri(e, A_AND, RAX, 0x00FF00FFu);
+        sh_ri(e, 4, RAX, 8);
+        sh_ri(e, 5, RCX, 8);
+        alu_ri(e, A_AND, RCX, 0x00FF00FFu);
+        alu_rr(e, A_OR, RAX, RCX);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_seb: case OP_seh:
+        ld(e, RCX, d->rt);
+        op_r(e, 0, op == OP_seb ? 0x0FBE : 0x0FBF, 2, RAX, RCX);
+        st(e, d->rd, RAX);
+        return true;
+    case OP_lb: case OP_lbu: case OP_lh: case OP_lhu: case OP_lw: case OP_lwl: case OP_lwr:
+    case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
+        emit_mem(t, op, d, kinfo);
+        return true;
+    case OP_ll: case OP_sc: {
+        ld(e, RSI, d->rs);
+        if (d->imm)
+            alu_ri(e, A_ADD, RSI, d->imm);
+        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+        mov_ri(e, RDX, kinfo);
+        mov_ri(e, RCX, (uint32_t)op | (uint32_t)(op == OP_ll ? d->rt : d->rd) << 8 |
+                           (uint32_t)d->rt << 16);
+        call_abs(e, (const void *)h_llsc);
+        op_r(e, 0, 0x85, 1, RAX, RAX);
+        patch(e, jcc(e, CC_NE), t->exit);
+        return true;
+    }
+    default:
+        return false; /* CP0/CP2, rdhwr, cache, wait, eret, di/ei: interpreter */
+    }
+}
+
+/* eax = the link / target value helpers */
+static void emit_cond_branch(tctx *t, int op, const dinsn *d, uint32_t k, bool *likely)
+{
+    em *e = &t->e;
+    int cc = CC_E;
+    *likely = false;
+    /* compare, flags set for "taken" = cc */
+    switch (op) {
+    case OP_beq: case OP_bne: case OP_beql: case OP_bnel:
+        ld(e, RAX, d->rs);
+        alu_rm(e, A_CMP, RAX, d->rt);
+        cc = (op == OP_beq || op == OP_beql) ? CC_E : CC_NE;
+        break;
+    case OP_b:
+        alu_rr(e, A_CMP, RAX, RAX);
+        cc = CC_E;
+        break;
+    default: {
+        /* compare rs with 0 (bltz.. read rs before the link write) */
+        ld(e, RAX, d->rs);
+        if (op == OP_bltzal || op == OP_bgezal || op == OP_bltzall || op == OP_bgezall) {
+            lea_pc(e, RCX, PCOFF(k) + 8);
+            st(e, 31, RCX);
+        }
+        alu_ri(e, A_CMP, RAX, 0);
+        switch (op) {
+        case OP_bltz: case OP_bltzl: case OP_bltzal: case OP_bltzall: cc = CC_L; break;
+        case OP_bgez: case OP_bgezl: case OP_bgezal: case OP_bgezall: cc = CC_GE; break;
+        case OP_blez: case OP_blezl: cc = CC_LE; break;
+        default: cc = CC_G; break;
+        }
+    }
+    }
+    *likely = op == OP_beql || op == OP_bnel || op == OP_blezl || op == OP_bgtzl ||
+              op == OP_bltzl || op == OP_bgezl || op == OP_bltzall || op == OP_bgezall;
+    uint32_t toff = PCOFF(k) + 4 + d->imm;
+    if (*likely) {
+        /* not taken: the slot is nullified, the block ends after the branch */
+        add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
+        lea_pc(e, RAX, toff);
+        stf(e, OFF(jit_next), RAX);
+    } else {
+        lea_pc(e, RAX, PCOFF(k) + 8);
+        lea_pc(e, RCX, toff);
+        cmov(e, cc, RAX, RCX);
+        stf(e, OFF(jit_next), RAX);
+    }
+}
+
+static bool emit_branch(tctx *t, int op, const dinsn *d, uint32_t k, bool *likely)
+{
+    em *e = &t->e;
+    *likely = false;
+    switch (op) {
+    case OP_j: case OP_jal:
+        if (op == OP_jal) {
+            lea_pc(e, RCX, PCOFF(k) + 8);
+            st(e, 31, RCX);
+        }
+        lea_pc(e, RAX, PCOFF(k) + 4);
+        alu_ri(e, A_AND, RAX, 0xF0000000u);
+        alu_ri(e, A_OR, RAX, d->imm);
+        stf(e, OFF(jit_next), RAX);
+        return true;
+    case OP_jr: case OP_jalr:
+        ld(e, RAX, d->rs);
+        if (op == OP_jalr) {
+            lea_pc(e, RCX, PCOFF(k) + 8);
+            st(e, d->rd, RCX);
+        }
+        stf(e, OFF(jit_next), RAX);
+        return true;
+    default:
+        emit_cond_branch(t, op, d, k, likely);
+        return true;
+    }
+}
+
+static void emit_stubs(tctx *t)
+{
+    em *e = &t->e;
+    for (unsigned i = 0; i < t->ns; i++) {
+        stub *s = &t->st[i];
+        patch(e, s->from, e->p);
+        switch (s->kind) {
+        case S_RAISE:
+            emit_raise(t, s->kinfo, s->arg);
+            break;
+        case S_LOAD:
+        case S_STORE:
+            mov_rr(e, RSI, RAX);
+            op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+            mov_ri(e, RDX, s->kinfo);
+            mov_ri(e, RCX, s->arg);
+            call_abs(e, s->kind == S_LOAD ? (const void *)h_load : (const void *)h_store);
+            op_r(e, 0, 0x85, 1, RAX, RAX);
+            patch(e, jcc(e, CC_NE), t->exit);
+            patch(e, jmp32(e), s->back);
+            break;
+        case S_NT: /* branch likely not taken */
+            lea_pc(e, RAX, PCOFF(s->kinfo) + 8);
+            stf(e, OFF(pc), RAX);
+            ret_code(t, ((s->kinfo + 1) << 2) | JIT_NORMAL);
+            break;
+        }
+    }
+}
+
+int jit_init(machine *m)
+{
+    struct jit_state *j = calloc(1, sizeof *j);
+    if (!j)
+        return -1;
+    j->blocks = calloc(JIT_MAX_BLOCKS, sizeof *j->blocks);
+    void *p = mmap(NULL, JIT_CODE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (!j->blocks || p == MAP_FAILED) {
+        free(j->blocks);
+        free(j);
+        return -1;
+    }
+    j->code = p;
+    /* The trampoline at offset 0: jit_run(c, code, tlbr, tlbw, pvbase). */
+    em e = {j->code, j->code + 256, false};
+    b1(&e, 0x55);                     /* push rbp */
+    b1(&e, 0x53);                     /* push rbx */
+    b1(&e, 0x41); b1(&e, 0x54);       /* push r12 */
+    b1(&e, 0x41); b1(&e, 0x55);       /* push r13 */
+    b1(&e, 0x41); b1(&e, 0x56);       /* push r14 */
+    op_r(&e, 1, 0x89, 1, RDI, RBX);   /* mov rbx, rdi */
+    op_r(&e, 1, 0x89, 1, RDX, R12);   /* mov r12, rdx */
+    op_r(&e, 1, 0x89, 1, RCX, R13);   /* mov r13, rcx */
+    op_r(&e, 0, 0x89, 1, R8, R14);    /* mov r14d, r8d */
+    b1(&e, 0xFF); b1(&e, 0xE6);       /* jmp rsi */
+    /* epilogue (blocks jump here with eax = result) */
+    j->used = 64;
+    e.p = j->code + 64;
+    b1(&e, 0x41); b1(&e, 0x5E);       /* pop r14 */
+    b1(&e, 0x41); b1(&e, 0x5D);       /* pop r13 */
+    b1(&e, 0x41); b1(&e, 0x5C);       /* pop r12 */
+    b1(&e, 0x5B);                     /* pop rbx */
+    b1(&e, 0x5D);                     /* pop rbp */
+    b1(&e, 0xC3);                     /* ret */
+    j->used = 128;
+    m->jit = j;
+    return 0;
+}
+
+uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase)
+{
+    typedef uint32_t (*tramp_fn)(cpu_t *, const void *, stlb_ent *, stlb_ent *, uint32_t);
+    tramp_fn f = (tramp_fn)(void *)c->m->jit->code;
+    return f(c, code, tlbr, tlbw, pvbase);
+}
+
+static tctx tc; /* translation scratch (the emulator is single-threaded) */
+
+/* Translate the block at idx (its jblock counted enough entries).  Returns
+ * the host code, or NULL with the entry word's handler restored. */
+const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
+{
+    machine *m = c->m;
+    struct jit_state *j = m->jit;
+    jblock *jb = dp->jit[idx];
+    const u32a *words = (const u32a *)dp->host;
+    uint32_t n = jb->n;
+    tctx *t = &tc;
+
+    if (j->used + 65536 > JIT_CODE_SIZE) {
+        jit_flush(m); /* restores this entry's handler too */
+        return NULL;
+    }
+    t->e.p = j->code + j->used;
+    t->e.end = j->code + JIT_CODE_SIZE;
+    t->e.full = false;
+    t->idx0 = idx;
+    t->ns = 0;
+    t->exit = j->code + 64;
+    uint8_t *start = t->e.p;
+
+    uint32_t k = 0;
+    bool ended = false;
+    while (k < n && !ended) {
+        dinsn d;
+        int op = decode_insn(words[idx + k], &d);
+        if (is_branch_op(op)) {
+            /* the branch and its slot end the block; a slot that is itself
+             * a branch, or not translated, or past the page: interpret */
+            if (k + 1 >= n)
+                break;
+            dinsn ds;
+            int dop = decode_insn(words[idx + k + 1], &ds);
+            if (is_branch_op(dop))
+                break;
+            uint8_t *save = t->e.p;
+            unsigned save_ns = t->ns;
+            bool likely, ends;
+            emit_branch(t, op, &d, k, &likely);
+            if (!emit_insn(t, dop, &ds, k + 1, true, &ends)) {
+                t->e.p = save;
+                t->ns = save_ns;
+                break;
+            }
+            k += 2;
+            if (!ends) {
+                ldf(&t->e, RAX, OFF(jit_next));
+                stf(&t->e, OFF(pc), RAX);
+                ret_code(t, (k << 2) | JIT_NORMAL);
+            }
+            ended = true;
+            break;
+        }
+        bool ends;
+        if (!emit_insn(t, op, &d, k, false, &ends))
+            break;
+        k++;
+        if (ends)
+            ended = true;
+    }
+    if (!ended) {
+        if (k == n) { /* ran to the page end */
+            lea_pc(&t->e, RAX, PCOFF(k));
+            stf(&t->e, OFF(pc), RAX);
+            ret_code(t, (k << 2) | JIT_NORMAL);
+        } else {
+            ret_code(t, (k << 2) | JIT_CONT);
+        }
+    }
+    emit_stubs(t);
+    if (k == 0 || t->e.full) {
+        dp->ops[idx].h = jb->orig_h;
+        dp->jit[idx] = NULL;
+        if (t->e.full)
+            jit_flush(m);
+        return NULL;
+    }
+    j->used = (size_t)(t->e.p - j->code + 15) & ~(size_t)15;
+    j->translated++;
+    j->bytes += (uint64_t)(t->e.p - start);
+    jb->code = start;
+    return start;
+}
+
+#endif /* JIT_HOST */
+
+void jit_stats(machine *m, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes)
+{
+    struct jit_state *j = m->jit;
+    *blocks = j ? j->translated : 0;
+    *bytes = j ? j->bytes : 0;
+    *flushes = j ? j->flushes : 0;
+}
