@@ -701,14 +701,18 @@ L_jit: {
         if (!code)
             goto *ip->h;
     }
-    uint32_t n = jb->n;
     c->jit_pc0 = IDX_PC(ip);
-    c->jit_cyc0 = cycles_end - (uint64_t)(budget + n);
-    uint32_t res = jit_run(c, code, tlbr, tlbw, pvbase);
-    uint32_t r = res >> 2;
+    c->jit_n = jb->n;
+    c->jit_cyc0 = cycles_end - (uint64_t)(budget + jb->n);
+    c->jit_budget = budget;
+    /* host code may chain to other translated blocks of this page */
+    uint32_t res = jit_run(c, code, tlbr, tlbw, pvbase, dp->jit);
+    uint32_t r = res >> 2, n = c->jit_n;
+    budget = c->jit_budget;
+    ip = pbase + ((c->jit_pc0 & 0xFFF) >> 2);
+    bend = ip + n;
     switch (res & 3) {
-    case JIT_NORMAL:
-        budget += n - r;
+    case JIT_NORMAL: /* c->pc is next, budget is what is left */
         JUMP(c->pc);
     case JIT_CONT: /* the interpreter runs the rest of the block */
         ip += r;

@@ -92,7 +92,8 @@ typedef struct temu_config {
     /*
      * Execution tier: TEMU_ACCEL_DEFAULT takes the environment variable
      * TEMU_ACCEL ("interp" or "jit") when set, else the build's default
-     * (the interpreter); TEMU_ACCEL_JIT fails on a host without the JIT.
+     * (the interpreter).  TEMU_ACCEL=jit falls back to the interpreter in
+     * a build without the JIT; TEMU_ACCEL_JIT fails there.
      */
     int accel;
 } temu_config;

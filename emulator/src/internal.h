@@ -244,8 +244,9 @@ typedef struct cpu {
     unsigned mk_nf;
     /* translated code (jit.c): the block's first PC, the cycle count before
      * it, the PC after its branch's delay slot */
-    uint32_t jit_pc0, jit_next;
+    uint32_t jit_pc0, jit_next, jit_n; /* + the block's length */
     uint64_t jit_cyc0;
+    int64_t jit_budget; /* budget left once the running block is done */
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 
@@ -454,7 +455,8 @@ void jit_free(struct machine *m);
 void jit_install(cpu_t *c, dpage *dp, uint32_t idx);
 const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx);
 void jit_drop_page(struct machine *m, dpage *dp);
-uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase);
+uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase,
+                 jblock **page);
 void jit_stats(struct machine *m, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes);
 
 /* mmu.c */

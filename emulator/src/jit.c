@@ -41,6 +41,10 @@
 #endif
 
 #define JIT_CODE_SIZE (32u << 20)
+/* fixed code at the start of the area */
+#define JIT_EXIT 64
+#define JIT_DISPATCH 128
+#define JIT_FIRST 512
 #define JIT_MAX_BLOCKS (1u << 17)
 
 struct jit_state {
@@ -170,9 +174,10 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
     return NULL;
 }
 
-uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase)
+uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase,
+                 jblock **page)
 {
-    (void)c; (void)code; (void)tlbr; (void)tlbw; (void)pvbase;
+    (void)c; (void)code; (void)tlbr; (void)tlbw; (void)pvbase; (void)page;
     return JIT_CONT;
 }
 
@@ -467,6 +472,7 @@ typedef struct tctx {
     stub st[MAX_STUBS];
     unsigned ns;
     uint8_t *exit; /* common epilogue (eax = result) */
+    uint8_t *dispatch; /* block end (eax = next PC, edx = retired) */
 } tctx;
 
 static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
@@ -485,6 +491,13 @@ static void ret_code(tctx *t, uint32_t v)
 {
     mov_ri(&t->e, RAX, v);
     patch(&t->e, jmp32(&t->e), t->exit);
+}
+
+/* The block ends with eax = next PC after r retired instructions. */
+static void end_block(tctx *t, uint32_t r)
+{
+    mov_ri(&t->e, RDX, r);
+    patch(&t->e, jmp32(&t->e), t->dispatch);
 }
 
 /* Guest-visible raise of `code` (| ce << 8) by word k. */
@@ -878,8 +891,7 @@ static void emit_stubs(tctx *t)
             break;
         case S_NT: /* branch likely not taken */
             lea_pc(e, RAX, PCOFF(s->kinfo) + 8);
-            stf(e, OFF(pc), RAX);
-            ret_code(t, ((s->kinfo + 1) << 2) | JIT_NORMAL);
+            end_block(t, s->kinfo + 1);
             break;
         }
     }
@@ -899,37 +911,88 @@ int jit_init(machine *m)
         return -1;
     }
     j->code = p;
-    /* The trampoline at offset 0: jit_run(c, code, tlbr, tlbw, pvbase). */
+    /* The trampoline at offset 0: jit_run(c, code, tlbr, tlbw, pvbase, page):
+     * rbx = c, r12/r13 = read/write TLB, r14d = page VA, r15 = page's
+     * translations (for chaining). */
     em e = {j->code, j->code + 256, false};
     b1(&e, 0x55);                     /* push rbp */
     b1(&e, 0x53);                     /* push rbx */
     b1(&e, 0x41); b1(&e, 0x54);       /* push r12 */
     b1(&e, 0x41); b1(&e, 0x55);       /* push r13 */
     b1(&e, 0x41); b1(&e, 0x56);       /* push r14 */
+    b1(&e, 0x41); b1(&e, 0x57);       /* push r15 */
+    b1(&e, 0x48); b1(&e, 0x83); b1(&e, 0xEC); b1(&e, 0x08); /* sub rsp, 8 */
     op_r(&e, 1, 0x89, 1, RDI, RBX);   /* mov rbx, rdi */
     op_r(&e, 1, 0x89, 1, RDX, R12);   /* mov r12, rdx */
     op_r(&e, 1, 0x89, 1, RCX, R13);   /* mov r13, rcx */
     op_r(&e, 0, 0x89, 1, R8, R14);    /* mov r14d, r8d */
+    op_r(&e, 1, 0x89, 1, R9, R15);    /* mov r15, r9 */
     b1(&e, 0xFF); b1(&e, 0xE6);       /* jmp rsi */
     /* epilogue (blocks jump here with eax = result) */
-    j->used = 64;
-    e.p = j->code + 64;
+    e.p = j->code + JIT_EXIT;
+    b1(&e, 0x48); b1(&e, 0x83); b1(&e, 0xC4); b1(&e, 0x08); /* add rsp, 8 */
+    b1(&e, 0x41); b1(&e, 0x5F);       /* pop r15 */
     b1(&e, 0x41); b1(&e, 0x5E);       /* pop r14 */
     b1(&e, 0x41); b1(&e, 0x5D);       /* pop r13 */
     b1(&e, 0x41); b1(&e, 0x5C);       /* pop r12 */
     b1(&e, 0x5B);                     /* pop rbx */
     b1(&e, 0x5D);                     /* pop rbp */
     b1(&e, 0xC3);                     /* ret */
-    j->used = 128;
+    /* Block end (eax = next PC, edx = instructions retired): refund what
+     * the block did not run, then chain to the translation at the next PC
+     * when it is on this page and the budget covers it, else return. */
+    e.p = j->code + JIT_DISPATCH;
+    e.end = j->code + JIT_FIRST;
+    stf(&e, OFF(pc), RAX);
+    ldf(&e, RCX, OFF(jit_n));
+    alu_rr(&e, A_SUB, RCX, RDX);
+    op_m(&e, 1, 0x01, 1, RCX, RBX, OFF(jit_budget)); /* add [budget], rcx */
+    op_m(&e, 1, 0x01, 1, RDX, RBX, OFF(jit_cyc0));   /* add [cyc0], rdx */
+    mov_rr(&e, RCX, RAX);
+    alu_rr(&e, A_XOR, RCX, R14);
+    op_r(&e, 0, 0xF7, 1, 0, RCX);
+    d32(&e, PAGE_MASK | 3);           /* test ecx, PAGE_MASK | 3 */
+    uint8_t *o1 = jcc(&e, CC_NE);
+    mov_rr(&e, RCX, RAX);
+    alu_ri(&e, A_AND, RCX, 0xFFC);
+    op_r(&e, 0, 0x01, 1, RCX, RCX);   /* add ecx, ecx: idx * 8 */
+    op_mi(&e, 1, 0x8B, 1, RSI, R15, RCX, 0); /* mov rsi, [r15 + rcx] */
+    op_r(&e, 1, 0x85, 1, RSI, RSI);
+    uint8_t *o2 = jcc(&e, CC_E);
+    op_m(&e, 1, 0x8B, 1, RDI, RSI, (int32_t)offsetof(jblock, code));
+    op_r(&e, 1, 0x85, 1, RDI, RDI);
+    uint8_t *o3 = jcc(&e, CC_E);
+    op_m(&e, 0, 0x8B, 1, RCX, RSI, (int32_t)offsetof(jblock, n));
+    op_m(&e, 1, 0x39, 1, RCX, RBX, OFF(jit_budget)); /* cmp [budget], rcx */
+    uint8_t *o4 = jcc(&e, CC_L);
+    op_m(&e, 1, 0x29, 1, RCX, RBX, OFF(jit_budget)); /* sub [budget], rcx */
+    stf(&e, OFF(jit_n), RCX);
+    stf(&e, OFF(jit_pc0), RAX);
+    b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
+    patch(&e, o1, e.p);
+    patch(&e, o2, e.p);
+    patch(&e, o3, e.p);
+    patch(&e, o4, e.p);
+    mov_ri(&e, RAX, JIT_NORMAL);
+    patch(&e, jmp32(&e), j->code + JIT_EXIT);
+    if (e.full) {
+        munmap(j->code, JIT_CODE_SIZE);
+        free(j->blocks);
+        free(j);
+        return -1;
+    }
+    j->used = JIT_FIRST;
     m->jit = j;
     return 0;
 }
 
-uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase)
+uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase,
+                 jblock **page)
 {
-    typedef uint32_t (*tramp_fn)(cpu_t *, const void *, stlb_ent *, stlb_ent *, uint32_t);
+    typedef uint32_t (*tramp_fn)(cpu_t *, const void *, stlb_ent *, stlb_ent *, uint32_t,
+                                 jblock **);
     tramp_fn f = (tramp_fn)(void *)c->m->jit->code;
-    return f(c, code, tlbr, tlbw, pvbase);
+    return f(c, code, tlbr, tlbw, pvbase, page);
 }
 
 static tctx tc; /* translation scratch (the emulator is single-threaded) */
@@ -954,7 +1017,8 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
     t->e.full = false;
     t->idx0 = idx;
     t->ns = 0;
-    t->exit = j->code + 64;
+    t->exit = j->code + JIT_EXIT;
+    t->dispatch = j->code + JIT_DISPATCH;
     uint8_t *start = t->e.p;
 
     uint32_t k = 0;
@@ -983,8 +1047,7 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
             k += 2;
             if (!ends) {
                 ldf(&t->e, RAX, OFF(jit_next));
-                stf(&t->e, OFF(pc), RAX);
-                ret_code(t, (k << 2) | JIT_NORMAL);
+                end_block(t, k);
             }
             ended = true;
             break;
@@ -999,8 +1062,7 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
     if (!ended) {
         if (k == n) { /* ran to the page end */
             lea_pc(&t->e, RAX, PCOFF(k));
-            stf(&t->e, OFF(pc), RAX);
-            ret_code(t, (k << 2) | JIT_NORMAL);
+            end_block(t, k);
         } else {
             ret_code(t, (k << 2) | JIT_CONT);
         }

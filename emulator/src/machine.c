@@ -199,7 +199,9 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
         accel = TEMU_ACCEL_INTERP;
         if (env && *env) {
             if (!strcmp(env, "jit")) {
-                accel = TEMU_ACCEL_JIT;
+                /* a preference: builds without the JIT (other hosts,
+                 * PAIR_HIST) run the interpreter */
+                accel = jit_available() ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP;
             } else if (strcmp(env, "interp")) {
                 errf(err, errlen, "TEMU_ACCEL: expected interp or jit, got '%s'", env);
                 goto fail;
