@@ -10,8 +10,14 @@
  * skips the faulting instruction (EPC += 4) and returns, so execution keeps
  * exploring.  The guest is set up through the public API (emu.h) plus a few
  * hand-encoded boot instructions (mtc2 PTPR/MODE, mtc0 Status/EPC, eret).
+ * Options bit 4: a periodic XICU timer (period 9..135 cycles from bits
+ * 5-7) interrupts the program (IE=1, IM2); the handler acknowledges it and
+ * returns to the interrupted instruction (a branch, for its delay slot).
  * Invariants checked: $0 stays 0, the emulator never reports an impossible
- * stop reason.
+ * stop reason.  On an x86-64 host every run is done twice, by the block
+ * interpreter and by the JIT (-accel jit), from the same state: the final
+ * GPRs, HI/LO, PC, Status/Cause/EPC/BadVAddr, instruction count, stop reason
+ * and data/code pages must be identical (the interpreter is the oracle).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -46,8 +52,10 @@
 #define ERET 0x42000018u
 #define NOP 0u
 
-static temu *E;
+static temu *E, *EV[2];
+static int NE; /* 2 when the JIT is there to compare with */
 static uint8_t zero_page[4096];
+#define XICU_PA 0x10000000u
 
 static void wr32(uint32_t pa, uint32_t v)
 {
@@ -62,11 +70,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     temu_config cfg;
     char err[256];
     memset(&cfg, 0, sizeof cfg);
-    E = temu_create(&cfg, err, sizeof err);
-    if (!E) {
+    cfg.accel = TEMU_ACCEL_INTERP;
+    EV[0] = temu_create(&cfg, err, sizeof err);
+    if (!EV[0]) {
         fprintf(stderr, "temu_create: %s\n", err);
         abort();
     }
+    NE = 1;
+    cfg.accel = TEMU_ACCEL_JIT;
+    cfg.jit_hot = 2; /* translate on the second entry: the JIT runs most code */
+    EV[1] = temu_create(&cfg, err, sizeof err);
+    if (EV[1])
+        NE = 2;
+    E = EV[0];
     return 0;
 }
 
@@ -86,8 +102,13 @@ static void setup_memory(const uint8_t *code, size_t n, unsigned opt)
     wr32(end, 0x08000000u | ((CODE_VA >> 2) & 0x03FFFFFFu)); /* j CODE_VA */
     wr32(end + 4, NOP);
 
-    /* exception handler: EPC += 4; eret */
-    static const uint32_t vec[] = {MFC0(26, 14), ADDIU(26, 26, 4), MTC0(26, 14), NOP, ERET, NOP};
+    /* handler: an interrupt acknowledges PTI 0 and returns to the
+     * interrupted instruction; an exception skips it (EPC += 4) */
+    static const uint32_t vec[] = {
+        MFC0(26, 13), 0x335A007Cu /* andi k0,k0,0x7c */, 0x17400005u /* bne k0,zero,+5 */, NOP,
+        0x3C1A1000u /* lui k0,0x1000 */, 0x8F5A0180u /* lw k0,0x180(k0): PTI_ACK[0] */,
+        ERET, NOP,
+        MFC0(26, 14), ADDIU(26, 26, 4), MTC0(26, 14), NOP, ERET, NOP};
     for (unsigned i = 0; i < sizeof vec / 4; i++)
         wr32(VEC_PA + 0x180 + 4 * i, vec[i]);
 
@@ -95,6 +116,7 @@ static void setup_memory(const uint8_t *code, size_t n, unsigned opt)
     uint32_t cw = (opt & 2) ? W : 0;
     wr32(PT1_PA + 0 * 4, V | C | W | X | G | 0);              /* 0..2M: boot, vectors, PTs */
     wr32(PT1_PA + (0x14000000u >> 21) * 4, V | W | G | (0x14000000u >> 21));
+    wr32(PT1_PA + (XICU_PA >> 21) * 4, V | W | G | (XICU_PA >> 21));
     wr32(PT1_PA + (0x1F000000u >> 21) * 4, V | W | G | (0x1F000000u >> 21));
     if (opt & 1) {
         wr32(PT1_PA + (CODE_VA >> 21) * 4, V | T | (PT2_PA >> 12));
@@ -114,9 +136,16 @@ static void setup_memory(const uint8_t *code, size_t n, unsigned opt)
 static void boot(int mmu, int user, unsigned opt)
 {
     temu_reset(E);
-    /* boot stub: mtc2 $1,PTPR; mtc2 $2,MODE; mtc0 $3,Status; mtc0 $4,EPC; eret */
-    static const uint32_t stub[] = {MTC2(1, 0), MTC2(2, 1), NOP, MTC0(3, 12), MTC0(4, 14),
-                                    NOP, ERET, NOP};
+    /* boot stub: (timer: XICU PTI 0 period, unmasked on output 0);
+     * mtc2 $1,PTPR; mtc2 $2,MODE; mtc0 $3,Status; mtc0 $4,EPC; eret */
+    uint32_t per = 9 + 18 * ((opt >> 5) & 7);
+    uint32_t stub[] = {0x3C1A1000u /* lui k0,0x1000 */, 0x341B0000u | per /* ori k1,zero,per */,
+                       0xAF5B0080u /* sw k1,0x80(k0): PTI_PER[0] */,
+                       0x341B0001u /* ori k1,zero,1 */, 0xAF5B0280u /* sw k1,0x280(k0): MSK_PTI_EN[0] */,
+                       MTC2(1, 0), MTC2(2, 1), NOP, MTC0(3, 12), MTC0(4, 14), NOP, ERET, NOP};
+    if (!(opt & 16))
+        for (int i = 0; i < 5; i++)
+            stub[i] = NOP;
     for (unsigned i = 0; i < sizeof stub / 4; i++)
         wr32(BOOT_PA + 4 * i, stub[i]);
     static const uint32_t pat[4][8] = {
@@ -130,13 +159,69 @@ static void boot(int mmu, int user, unsigned opt)
         temu_set_reg(E, r, p[r & 7] + (r >= 24 ? 0x40 : 0));
     temu_set_reg(E, 1, PT1_PA >> 13);
     temu_set_reg(E, 2, mmu ? 0xF : 0x3);
-    temu_set_reg(E, 3, user ? 0x12 : 0x02); /* KSU=user or kernel, EXL=1 for eret */
+    /* KSU=user or kernel, EXL=1 for eret (+ IE and IM2 with the timer) */
+    temu_set_reg(E, 3, (user ? 0x12 : 0x02) | ((opt & 16) ? 0x401 : 0));
     temu_set_reg(E, 4, CODE_VA);
     temu_set_reg(E, TEMU_REG_HI, 0x11111111);
     temu_set_reg(E, TEMU_REG_LO, 0x22222222);
     temu_cp0_write(E, 15, 1, VEC_PA); /* EBase */
     temu_cp0_write(E, 12, 0, 0);      /* Status: BEV=0, ERL=0 */
     temu_set_reg(E, TEMU_REG_PC, BOOT_PA);
+}
+
+/* The architectural state compared between the two tiers. */
+struct state {
+    uint32_t r[35]; /* GPRs, HI, LO, PC */
+    uint32_t cp0[4];
+    uint64_t insns;
+    int stop;
+    uint8_t data[8192], code[4096];
+};
+
+static void snapshot(struct state *s, temu_stop st, uint64_t insns)
+{
+    static const int cp0[4] = {12, 13, 14, 8};
+    for (int i = 0; i < 32; i++)
+        s->r[i] = temu_get_reg(E, i);
+    s->r[32] = temu_get_reg(E, TEMU_REG_HI);
+    s->r[33] = temu_get_reg(E, TEMU_REG_LO);
+    s->r[34] = temu_get_reg(E, TEMU_REG_PC);
+    for (int i = 0; i < 4; i++)
+        s->cp0[i] = temu_cp0_read(E, cp0[i], 0);
+    s->insns = insns;
+    s->stop = (int)st;
+    temu_read_phys(E, DATA_VA, s->data, sizeof s->data);
+    temu_read_phys(E, CODE_VA, s->code, sizeof s->code);
+}
+
+static void compare(const struct state *a, const struct state *b, int mode)
+{
+    static const char *const cp0[4] = {"Status", "Cause", "EPC", "BadVAddr"};
+    int bad = 0;
+    for (int i = 0; i < 35; i++)
+        if (a->r[i] != b->r[i]) {
+            fprintf(stderr, "interp/jit differ (run %d): reg %d 0x%08x != 0x%08x\n", mode, i,
+                    a->r[i], b->r[i]);
+            bad = 1;
+        }
+    for (int i = 0; i < 4; i++)
+        if (a->cp0[i] != b->cp0[i]) {
+            fprintf(stderr, "interp/jit differ (run %d): %s 0x%08x != 0x%08x\n", mode, cp0[i],
+                    a->cp0[i], b->cp0[i]);
+            bad = 1;
+        }
+    if (a->insns != b->insns || a->stop != b->stop) {
+        fprintf(stderr, "interp/jit differ (run %d): %llu insns stop %d != %llu insns stop %d\n",
+                mode, (unsigned long long)a->insns, a->stop, (unsigned long long)b->insns,
+                b->stop);
+        bad = 1;
+    }
+    if (memcmp(a->data, b->data, sizeof a->data) || memcmp(a->code, b->code, sizeof a->code)) {
+        fprintf(stderr, "interp/jit differ (run %d): memory\n", mode);
+        bad = 1;
+    }
+    if (bad)
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -159,16 +244,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     static const int modes[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int m = 0; m < 4; m++) {
-        setup_memory(code, n, opt);
-        boot(modes[m][0], modes[m][1], opt);
-        uint64_t before = temu_insns(E);
-        temu_stop st = temu_run(E, BUDGET);
-        if (st != TEMU_STOP_LIMIT && st != TEMU_STOP_EXIT && st != TEMU_STOP_HANG)
-            abort(); /* no breakpoints and no host poll here */
-        if (temu_get_reg(E, 0) != 0)
-            abort();
-        if (temu_insns(E) - before > BUDGET)
-            abort();
+        struct state s[2];
+        for (int k = 0; k < NE; k++) {
+            E = EV[k];
+            setup_memory(code, n, opt);
+            boot(modes[m][0], modes[m][1], opt);
+            uint64_t before = temu_insns(E);
+            temu_stop st = temu_run(E, BUDGET);
+            if (st != TEMU_STOP_LIMIT && st != TEMU_STOP_EXIT && st != TEMU_STOP_HANG)
+                abort(); /* no breakpoints and no host poll here */
+            if (temu_get_reg(E, 0) != 0)
+                abort();
+            if (temu_insns(E) - before > BUDGET)
+                abort();
+            snapshot(&s[k], st, temu_insns(E) - before);
+        }
+        if (NE == 2)
+            compare(&s[0], &s[1], m);
     }
+    E = EV[0];
     return 0;
 }

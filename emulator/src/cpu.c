@@ -695,7 +695,7 @@ L_jit: {
         goto *jb->plain_h;
     code = jb->code;
     if (unlikely(!code)) {
-        if (++jb->count < JIT_HOT)
+        if (++jb->count < c->m->jit_hot)
             goto *jb->orig_h;
         code = jit_translate(c, dp, idx);
         if (!code)

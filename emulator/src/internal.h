@@ -348,6 +348,7 @@ typedef struct machine {
 
     /* translating tier (jit.c), NULL with -accel interp */
     struct jit_state *jit;
+    uint32_t jit_hot;      /* entries before a block is translated */
 
     /* decoded page pool */
     dpage *dp_free;
@@ -448,7 +449,7 @@ typedef struct jblock {
     uint32_t count;      /* entries so far */
 } jblock;
 enum { JIT_NORMAL, JIT_EXC, JIT_LEAVE, JIT_CONT };
-#define JIT_HOT 16 /* entries before a block is translated */
+#define JIT_HOT 16 /* default entries before a block is translated */
 bool jit_available(void);
 int jit_init(struct machine *m);
 void jit_free(struct machine *m);

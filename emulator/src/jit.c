@@ -116,7 +116,7 @@ static void jit_flush(machine *m)
         for (unsigned k = 0; k < DPAGE_N + 2; k++)
             dp->blen[k] = BLEN_UNKNOWN;
     }
-    j->used = 0;
+    j->used = JIT_FIRST; /* the trampoline, exit and dispatch stay */
     j->nblocks = 0;
     j->flushes++;
 }

@@ -215,6 +215,7 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
         }
         if (jit_init(m))
             goto oom;
+        m->jit_hot = cfg.jit_hot ? cfg.jit_hot : JIT_HOT;
     } else if (accel != TEMU_ACCEL_INTERP) {
         errf(err, errlen, "bad accel value %d", accel);
         goto fail;
