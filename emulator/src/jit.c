@@ -52,7 +52,7 @@ struct jit_state {
     size_t used;
     jblock *blocks;     /* JIT_MAX_BLOCKS */
     unsigned nblocks;
-    uint64_t translated, flushes, bytes;
+    uint64_t translated, flushes, bytes, links;
 };
 
 bool jit_available(void)
@@ -473,6 +473,8 @@ typedef struct tctx {
     unsigned ns;
     uint8_t *exit; /* common epilogue (eax = result) */
     uint8_t *dispatch; /* block end (eax = next PC, edx = retired) */
+    uint8_t *base;     /* the code area (sites are named by offset) */
+    uint32_t n;        /* block length */
 } tctx;
 
 static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
@@ -498,6 +500,36 @@ static void end_block(tctx *t, uint32_t r)
 {
     mov_ri(&t->e, RDX, r);
     patch(&t->e, jmp32(&t->e), t->dispatch);
+}
+
+static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo);
+
+/* The block ends with r retired at the in-page target toff (relative to
+ * the page's VA): a link site.  Its first instruction, a jmp, goes to the
+ * unlinked path, which asks h_link to chain it to the target's
+ * translation (once there is one) and meanwhile takes the generic path. */
+static void exit_static(tctx *t, uint32_t toff, uint32_t r)
+{
+    em *e = &t->e;
+    if (toff >= PAGE_SIZE || (toff & 3)) {
+        lea_pc(e, RAX, toff);
+        end_block(t, r);
+        return;
+    }
+    uint8_t *site = e->p;
+    uint8_t *to_unlinked = jmp32(e);
+    /* generic: the dispatcher */
+    lea_pc(e, RAX, toff);
+    end_block(t, r);
+    patch(e, to_unlinked, e->p);
+    /* unlinked: h_link(c, site, target PC, r | refund << 16), then generic */
+    op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+    mov_ri(e, RSI, (uint32_t)(site - t->base));
+    lea_pc(e, RDX, toff);
+    mov_ri(e, RCX, r | (t->n - r) << 16);
+    call_abs(e, (const void *)h_link);
+    lea_pc(e, RAX, toff);
+    end_block(t, r);
 }
 
 /* Guest-visible raise of `code` (| ce << 8) by word k. */
@@ -890,8 +922,7 @@ static void emit_stubs(tctx *t)
             patch(e, jmp32(e), s->back);
             break;
         case S_NT: /* branch likely not taken */
-            lea_pc(e, RAX, PCOFF(s->kinfo) + 8);
-            end_block(t, s->kinfo + 1);
+            exit_static(t, PCOFF(s->kinfo) + 8, s->kinfo + 1);
             break;
         }
     }
@@ -995,6 +1026,41 @@ uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uin
     return f(c, code, tlbr, tlbw, pvbase, page);
 }
 
+/* Chain a link site to the translation of the block at tpc (this page),
+ * when there is one: a snippet charges the target's length (or takes the
+ * generic path when the budget does not cover it) and jumps to it. */
+static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo)
+{
+    struct jit_state *j = c->m->jit;
+    dpage *dp = c->cur_dp;
+    uint32_t idx = (tpc & 0xFFF) >> 2, r = rinfo & 0xFFFF, refund = rinfo >> 16;
+    jblock *tb = dp && dp->jit ? dp->jit[idx] : NULL;
+    if (!tb || !tb->code || j->used + 128 > JIT_CODE_SIZE)
+        return 0;
+    uint8_t *site = j->code + site_off, *generic = site + 5;
+    em e = {j->code + j->used, j->code + JIT_CODE_SIZE, false};
+    uint8_t *snip = e.p;
+    int32_t need = (int32_t)tb->n - (int32_t)refund;
+    op_m(&e, 1, 0x81, 1, A_CMP, RBX, OFF(jit_budget)); /* cmp qword [budget], need */
+    d32(&e, (uint32_t)need);
+    patch(&e, jcc(&e, CC_L), generic);
+    op_m(&e, 1, 0x81, 1, A_SUB, RBX, OFF(jit_budget)); /* sub qword [budget], need */
+    d32(&e, (uint32_t)need);
+    op_m(&e, 1, 0x81, 1, A_ADD, RBX, OFF(jit_cyc0));   /* add qword [cyc0], r */
+    d32(&e, r);
+    stf_imm(&e, OFF(jit_n), tb->n);
+    lea_pc(&e, RAX, idx * 4);
+    stf(&e, OFF(jit_pc0), RAX);
+    patch(&e, jmp32(&e), (uint8_t *)tb->code);
+    if (e.full)
+        return 0;
+    j->used = (size_t)(e.p - j->code + 15) & ~(size_t)15;
+    int32_t rel = (int32_t)(snip - (site + 5));
+    memcpy(site + 1, &rel, 4); /* the site's jmp now goes to the snippet */
+    j->links++;
+    return 0;
+}
+
 static tctx tc; /* translation scratch (the emulator is single-threaded) */
 
 /* Translate the block at idx (its jblock counted enough entries).  Returns
@@ -1016,6 +1082,8 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
     t->e.end = j->code + JIT_CODE_SIZE;
     t->e.full = false;
     t->idx0 = idx;
+    t->n = n;
+    t->base = j->code;
     t->ns = 0;
     t->exit = j->code + JIT_EXIT;
     t->dispatch = j->code + JIT_DISPATCH;
@@ -1038,6 +1106,7 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
             uint8_t *save = t->e.p;
             unsigned save_ns = t->ns;
             bool likely, ends;
+            uint32_t kb = k;
             emit_branch(t, op, &d, k, &likely);
             if (!emit_insn(t, dop, &ds, k + 1, true, &ends)) {
                 t->e.p = save;
@@ -1046,8 +1115,21 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
             }
             k += 2;
             if (!ends) {
-                ldf(&t->e, RAX, OFF(jit_next));
-                end_block(t, k);
+                bool pcrel = op != OP_j && op != OP_jal && op != OP_jr && op != OP_jalr;
+                uint32_t toff = PCOFF(kb) + 4 + d.imm, foff = PCOFF(kb) + 8;
+                if (!pcrel) {
+                    ldf(&t->e, RAX, OFF(jit_next));
+                    end_block(t, k);
+                } else if (likely || op == OP_b) {
+                    exit_static(t, toff, k);
+                } else {
+                    lea_pc(&t->e, RCX, toff);
+                    op_m(&t->e, 0, 0x39, 1, RCX, RBX, OFF(jit_next)); /* cmp [next], ecx */
+                    uint8_t *nt = jcc(&t->e, CC_NE);
+                    exit_static(t, toff, k);
+                    patch(&t->e, nt, t->e.p);
+                    exit_static(t, foff, k);
+                }
             }
             ended = true;
             break;
