@@ -10,11 +10,14 @@ verified (against Python for memcpy/crc32, across platforms for alu19), and
 tsar-emu's own instruction counter (-v) is checked against the analytic
 count when it prints one.  Prints figures only; there are no thresholds.
 
-tsar-emu runs twice: code and data in 2 MiB PTE1 big pages (the main figure,
-used for the ratios) and through PT2s of 4 KiB pages (tsar-emu-4K).
+tsar-emu runs three times: with the block interpreter (-accel interp) and
+with the translating tier (tsar-emu-jit, -accel jit), code and data in 2 MiB
+PTE1 big pages (the figures used for the ratios), and through PT2s of 4 KiB
+pages (tsar-emu-4K, interpreter).  The two last columns are the speed of
+tsar-emu (interpreter) and of tsar-emu-jit relative to each platform.
 
 Environment: BENCH_TIME (s), TSAR_EMU (path), BENCH_PLATFORMS (comma list of
-tsar,tsar4k,qsys,quser), BENCH_KERNELS (comma list of alu19,memcpy,crc32).
+tsar,tsarjit,tsar4k,qsys,quser), BENCH_KERNELS (comma list of alu19,memcpy,crc32).
 """
 
 import os
@@ -100,15 +103,20 @@ class Platform:
 
 class Tsar(Platform):
     name, plat, ld = "tsar-emu", "tsar", "tsar.ld"
+    accel = "interp"
 
     def cmd(self, elf):
-        return [TSAR_EMU] + TSAR_ARGS + [elf]
+        return [TSAR_EMU, "-accel", self.accel] + TSAR_ARGS + [elf]
 
     def insn_count(self, out):
         m = re.search(r"(\d+)\s+instructions", out) or \
             re.search(r"instructions\D{0,10}(\d+)", out, re.I) or \
             re.search(r"insns\D{0,10}(\d+)", out, re.I)
         return int(m.group(1)) if m else None
+
+
+class TsarJit(Tsar):
+    name, accel = "tsar-emu-jit", "jit"
 
 
 class Tsar4K(Tsar):
@@ -163,8 +171,9 @@ def measure(p, kernel, per_iter, log):
 
 
 def main():
-    plats = {"tsar": Tsar(), "tsar4k": Tsar4K(), "qsys": QemuSystem(), "quser": QemuUser()}
-    want = os.environ.get("BENCH_PLATFORMS", "tsar,tsar4k,qsys,quser").split(",")
+    plats = {"tsar": Tsar(), "tsarjit": TsarJit(), "tsar4k": Tsar4K(), "qsys": QemuSystem(),
+             "quser": QemuUser()}
+    want = os.environ.get("BENCH_PLATFORMS", "tsar,tsarjit,tsar4k,qsys,quser").split(",")
     if "tsar" in want and not os.path.exists(TSAR_EMU):
         print("bench: %s not found; build the emulator first" % TSAR_EMU, file=sys.stderr)
         sys.exit(2)
@@ -190,9 +199,11 @@ def main():
     # table: one row per workload and platform
     log("")
     has_tsar = any(p.name == "tsar-emu" for p in plats)
-    hdr = "%-8s  %-12s %14s %8s %9s  %s" % ("workload", "platform", "instructions",
-                                            "seconds", "MIPS",
-                                            "tsar-emu/this" if has_tsar else "")
+    has_jit = any(p.name == "tsar-emu-jit" for p in plats)
+    hdr = "%-8s  %-12s %14s %8s %9s  %13s  %s" % ("workload", "platform", "instructions",
+                                                  "seconds", "MIPS",
+                                                  "tsar-emu/this" if has_tsar else "",
+                                                  "jit/this" if has_jit else "")
     log(hdr)
     log("-" * len(hdr))
     for name, k, per in KERNELS:
@@ -200,11 +211,13 @@ def main():
             continue
         for p in plats:
             r = results[(name, p.name)]
-            ratio = ""
+            ratio = jratio = ""
             if has_tsar and p.name != "tsar-emu":
                 ratio = "%.2f" % (results[(name, "tsar-emu")]["mips"] / r["mips"])
-            log("%-8s  %-12s %14d %8.3f %9.1f  %s" % (name, p.name, r["insns"], r["secs"],
-                                                     r["mips"], ratio))
+            if has_jit and p.name != "tsar-emu-jit":
+                jratio = "%.2f" % (results[(name, "tsar-emu-jit")]["mips"] / r["mips"])
+            log("%-8s  %-12s %14d %8.3f %9.1f  %13s  %s" % (name, p.name, r["insns"], r["secs"],
+                                                           r["mips"], ratio, jratio))
     if has_tsar:
         cc = [r.get("count_check") for (n, pn), r in results.items()
               if pn.startswith("tsar-emu")]

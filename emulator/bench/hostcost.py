@@ -9,7 +9,8 @@ code) is subtracted from that of an N-iteration build, and the difference is
 divided by the guest instructions of the N iterations (exact, see kernels.S).
 Hardware counters are not needed (perf often has none in a VM).
 
-    python3 emulator/bench/hostcost.py      # TSAR_EMU=path, HOSTCOST_INSNS=guest insns
+    python3 emulator/bench/hostcost.py      # TSAR_EMU=path, HOSTCOST_INSNS=guest insns,
+                                            # HOSTCOST_ACCEL=interp,jit (the tiers)
 Prints figures only.  Exit 2 when valgrind or the emulator is missing.
 """
 import os
@@ -47,16 +48,22 @@ def main():
         sys.exit(2)
     plat = bench.Tsar()
     want = os.environ.get("BENCH_KERNELS", "alu19,memcpy,crc32").split(",")
+    modes = os.environ.get("HOSTCOST_ACCEL", "interp,jit").split(",")
     print("host instructions per guest instruction (valgrind cachegrind, %s):"
           % bench.TSAR_EMU)
+    print("  %-7s %s" % ("", "".join("%14s" % ("-accel " + a) for a in modes)))
     for name, k, per in bench.KERNELS:
         if name not in want:
             continue
         n = max(1, TARGET // per)
-        h0 = host_insns(plat.cmd(plat.build(k, 0)))
-        hn = host_insns(plat.cmd(plat.build(k, n)))
-        print("  %-7s %6.2f   (%d guest instructions)" % (name, (hn - h0) / (n * per),
-                                                         n * per), flush=True)
+        figs = []
+        for a in modes:
+            plat.accel = a
+            h0 = host_insns(plat.cmd(plat.build(k, 0)))
+            hn = host_insns(plat.cmd(plat.build(k, n)))
+            figs.append((hn - h0) / (n * per))
+        print("  %-7s %s   (%d guest instructions)" % (name, "".join("%14.2f" % f for f in figs),
+                                                       n * per), flush=True)
 
 
 if __name__ == "__main__":

@@ -709,6 +709,12 @@ L_jit: {
     uint32_t res = jit_run(c, code, tlbr, tlbw, pvbase, dp->jit);
     uint32_t r = res >> 2, n = c->jit_n;
     budget = c->jit_budget;
+    if (c->cur_dp != dp) { /* it chained into other pages: the last one's */
+        dp = c->cur_dp;
+        pbase = dp->ops;
+        bl = dp->blen;
+        pvbase = c->jit_pc0 & PAGE_MASK;
+    }
     ip = pbase + ((c->jit_pc0 & 0xFFF) >> 2);
     bend = ip + n;
     switch (res & 3) {

@@ -106,8 +106,15 @@ enum temu_accel {
 };
 /* The tier in use (TEMU_ACCEL_INTERP or TEMU_ACCEL_JIT). */
 int temu_accel(const temu *e);
-/* Translation figures: blocks translated, host code bytes, code-area flushes. */
-void temu_jit_stats(temu *e, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes);
+/* Translation figures (all 0 with the interpreter). */
+typedef struct temu_jit_figures {
+    uint64_t blocks;       /* blocks translated */
+    uint64_t bytes;        /* host code bytes emitted for them */
+    uint64_t flushes;      /* code-area flushes (all translations dropped) */
+    uint64_t links;        /* direct links made between translated blocks */
+    uint64_t translate_ns; /* host time spent translating */
+} temu_jit_figures;
+void temu_jit_stats(temu *e, temu_jit_figures *f);
 
 /* ---- life cycle ---------------------------------------------------------- */
 

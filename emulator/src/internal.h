@@ -458,7 +458,7 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx);
 void jit_drop_page(struct machine *m, dpage *dp);
 uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uint32_t pvbase,
                  jblock **page);
-void jit_stats(struct machine *m, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes);
+void jit_stats(struct machine *m, uint64_t st[5]);
 
 /* mmu.c */
 void tlb_flush_all(machine *m);          /* every CPU; clears PT marks */

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -44,7 +45,7 @@
 /* fixed code at the start of the area */
 #define JIT_EXIT 64
 #define JIT_DISPATCH 128
-#define JIT_FIRST 512
+#define JIT_FIRST 1024
 #define JIT_MAX_BLOCKS (1u << 17)
 
 struct jit_state {
@@ -52,7 +53,7 @@ struct jit_state {
     size_t used;
     jblock *blocks;     /* JIT_MAX_BLOCKS */
     unsigned nblocks;
-    uint64_t translated, flushes, bytes, links;
+    uint64_t translated, flushes, bytes, links, ns;
 };
 
 bool jit_available(void)
@@ -522,12 +523,21 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
     lea_pc(e, RAX, toff);
     end_block(t, r);
     patch(e, to_unlinked, e->p);
-    /* unlinked: h_link(c, site, target PC, r | refund << 16), then generic */
+    /* unlinked: once the target has a translation, h_link(c, site, target
+     * PC, r | refund << 16); then generic */
+    op_m(e, 1, 0x8B, 1, RSI, R15, (int32_t)(toff * 2)); /* mov rsi, [page jit + idx * 8] */
+    op_r(e, 1, 0x85, 1, RSI, RSI);
+    uint8_t *g1 = jcc(e, CC_E);
+    op_m(e, 1, 0x83, 1, A_CMP, RSI, (int32_t)offsetof(jblock, code));
+    b1(e, 0);                      /* cmp qword [rsi + code], 0 */
+    uint8_t *g2 = jcc(e, CC_E);
     op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
     mov_ri(e, RSI, (uint32_t)(site - t->base));
     lea_pc(e, RDX, toff);
     mov_ri(e, RCX, r | (t->n - r) << 16);
     call_abs(e, (const void *)h_link);
+    patch(e, g1, e->p);
+    patch(e, g2, e->p);
     lea_pc(e, RAX, toff);
     end_block(t, r);
 }
@@ -1000,10 +1010,56 @@ int jit_init(machine *m)
     stf(&e, OFF(jit_n), RCX);
     stf(&e, OFF(jit_pc0), RAX);
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
+    /* another page: the CPU's fetch table (filled by fetch_slow, with its
+     * checks) gives its decoded page, whose translations become current */
     patch(&e, o1, e.p);
+    op_r(&e, 0, 0xF7, 1, 0, RAX);
+    d32(&e, 3);                       /* test eax, 3 */
+    uint8_t *o5 = jcc(&e, CC_NE);
+    ldf(&e, RCX, OFF(mode));
+    sh_ri(&e, 4, RCX, 12);            /* mode * ITLB_N * 16 */
+    mov_rr(&e, RSI, RAX);
+    sh_ri(&e, 5, RSI, PAGE_SHIFT - 4);
+    alu_ri(&e, A_AND, RSI, (ITLB_N - 1) << 4);
+    alu_rr(&e, A_ADD, RSI, RCX);
+    op_r(&e, 1, 0x01, 1, RBX, RSI);   /* add rsi, rbx */
+    mov_rr(&e, RCX, RAX);
+    alu_ri(&e, A_AND, RCX, PAGE_MASK);
+    op_m(&e, 0, 0x3B, 1, RCX, RSI, OFF(itlb));     /* cmp ecx, [tag] */
+    uint8_t *o6 = jcc(&e, CC_NE);
+    op_m(&e, 1, 0x8B, 1, R9, RSI, OFF(itlb) + 8);  /* mov r9, [dp] */
+    op_m(&e, 1, 0x8B, 1, R8, R9, (int32_t)offsetof(dpage, jit));
+    op_r(&e, 1, 0x85, 1, R8, R8);
+    uint8_t *o7 = jcc(&e, CC_E);
+    mov_rr(&e, RCX, RAX);
+    alu_ri(&e, A_AND, RCX, 0xFFC);
+    op_r(&e, 0, 0x01, 1, RCX, RCX);
+    op_mi(&e, 1, 0x8B, 1, RSI, R8, RCX, 0);        /* mov rsi, [r8 + rcx] */
+    op_r(&e, 1, 0x85, 1, RSI, RSI);
+    uint8_t *o8 = jcc(&e, CC_E);
+    op_m(&e, 1, 0x8B, 1, RDI, RSI, (int32_t)offsetof(jblock, code));
+    op_r(&e, 1, 0x85, 1, RDI, RDI);
+    uint8_t *o9 = jcc(&e, CC_E);
+    op_m(&e, 0, 0x8B, 1, RCX, RSI, (int32_t)offsetof(jblock, n));
+    op_m(&e, 1, 0x39, 1, RCX, RBX, OFF(jit_budget));
+    uint8_t *o10 = jcc(&e, CC_L);
+    op_m(&e, 1, 0x29, 1, RCX, RBX, OFF(jit_budget));
+    stf(&e, OFF(jit_n), RCX);
+    stf(&e, OFF(jit_pc0), RAX);
+    op_r(&e, 1, 0x89, 1, R8, R15);                 /* mov r15, r8 */
+    op_m(&e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));    /* c->cur_dp = dp */
+    mov_rr(&e, R14, RAX);
+    alu_ri(&e, A_AND, R14, PAGE_MASK);
+    b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     patch(&e, o2, e.p);
     patch(&e, o3, e.p);
     patch(&e, o4, e.p);
+    patch(&e, o5, e.p);
+    patch(&e, o6, e.p);
+    patch(&e, o7, e.p);
+    patch(&e, o8, e.p);
+    patch(&e, o9, e.p);
+    patch(&e, o10, e.p);
     mov_ri(&e, RAX, JIT_NORMAL);
     patch(&e, jmp32(&e), j->code + JIT_EXIT);
     if (e.full) {
@@ -1065,7 +1121,26 @@ static tctx tc; /* translation scratch (the emulator is single-threaded) */
 
 /* Translate the block at idx (its jblock counted enough entries).  Returns
  * the host code, or NULL with the entry word's handler restored. */
+static const void *translate(cpu_t *c, dpage *dp, uint32_t idx);
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Translate (and account the host time it takes, for -v and make bench). */
 const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
+{
+    uint64_t t0 = now_ns();
+    const void *code = translate(c, dp, idx);
+    if (c->m->jit)
+        c->m->jit->ns += now_ns() - t0;
+    return code;
+}
+
+static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
 {
     machine *m = c->m;
     struct jit_state *j = m->jit;
@@ -1166,10 +1241,12 @@ const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
 
 #endif /* JIT_HOST */
 
-void jit_stats(machine *m, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes)
+void jit_stats(machine *m, uint64_t st[5])
 {
     struct jit_state *j = m->jit;
-    *blocks = j ? j->translated : 0;
-    *bytes = j ? j->bytes : 0;
-    *flushes = j ? j->flushes : 0;
+    st[0] = j ? j->translated : 0;
+    st[1] = j ? j->bytes : 0;
+    st[2] = j ? j->flushes : 0;
+    st[3] = j ? j->links : 0;
+    st[4] = j ? j->ns : 0;
 }

@@ -216,6 +216,9 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
         if (jit_init(m))
             goto oom;
         m->jit_hot = cfg.jit_hot ? cfg.jit_hot : JIT_HOT;
+        const char *hot = getenv("TEMU_JIT_HOT"); /* tuning: entries before translation */
+        if (!cfg.jit_hot && hot && atoi(hot) > 0)
+            m->jit_hot = (uint32_t)atoi(hot);
     } else if (accel != TEMU_ACCEL_INTERP) {
         errf(err, errlen, "bad accel value %d", accel);
         goto fail;
@@ -623,9 +626,15 @@ int temu_ncpus(const temu *e) { return e->m.ncpus; }
 
 int temu_accel(const temu *e) { return e->m.jit ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP; }
 
-void temu_jit_stats(temu *e, uint64_t *blocks, uint64_t *bytes, uint64_t *flushes)
+void temu_jit_stats(temu *e, temu_jit_figures *f)
 {
-    jit_stats(&e->m, blocks, bytes, flushes);
+    uint64_t st[5];
+    jit_stats(&e->m, st);
+    f->blocks = st[0];
+    f->bytes = st[1];
+    f->flushes = st[2];
+    f->links = st[3];
+    f->translate_ns = st[4];
 }
 
 uint32_t temu_cpu_id(const temu *e, int cpu)

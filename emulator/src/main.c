@@ -727,12 +727,15 @@ int main(int argc, char **argv)
     }
     temu_pair_hist(stderr, 40); /* PAIR_HIST=1 builds only */
     if (o.verbose) {
-        uint64_t jb, jbytes, jfl;
-        temu_jit_stats(e, &jb, &jbytes, &jfl);
+        temu_jit_figures f;
+        temu_jit_stats(e, &f);
         if (temu_accel(e) == TEMU_ACCEL_JIT)
-            fprintf(stderr, "%s: accel jit: %llu blocks translated, %llu bytes of host code, %llu flushes\n",
-                    prog, (unsigned long long)jb, (unsigned long long)jbytes,
-                    (unsigned long long)jfl);
+            fprintf(stderr,
+                    "%s: accel jit: %llu blocks translated in %.3f s, %llu bytes of host code, "
+                    "%llu links, %llu flushes\n",
+                    prog, (unsigned long long)f.blocks, (double)f.translate_ns / 1e9,
+                    (unsigned long long)f.bytes, (unsigned long long)f.links,
+                    (unsigned long long)f.flushes);
         else
             fprintf(stderr, "%s: accel interp\n", prog);
     }
