@@ -910,6 +910,122 @@ static bool emit_branch(tctx *t, int op, const dinsn *d, uint32_t k, bool *likel
     }
 }
 
+
+/* Delay-slot operations that never leave the block (no exception, no slow
+ * path): the branch's condition may then be tested after them. */
+static bool op_pure(int op)
+{
+    switch (op) {
+    case OP_nop: case OP_sync: case OP_pref: case OP_sll: case OP_srl: case OP_sra:
+    case OP_rotr: case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv: case OP_movz:
+    case OP_movn: case OP_mfhi: case OP_mflo: case OP_mthi: case OP_mtlo: case OP_mult:
+    case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu: case OP_mul:
+    case OP_div: case OP_divu: case OP_addu: case OP_subu: case OP_and: case OP_or:
+    case OP_xor: case OP_nor: case OP_slt: case OP_sltu: case OP_slti: case OP_sltiu:
+    case OP_move: case OP_addiu: case OP_andi: case OP_ori: case OP_xori: case OP_li:
+    case OP_lui: case OP_clz: case OP_clo: case OP_ext: case OP_ins: case OP_wsbh:
+    case OP_seb: case OP_seh:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The GPR a pure operation writes (32: none, or HI/LO). */
+static unsigned pure_dest(int op, const dinsn *d)
+{
+    switch (op) {
+    case OP_nop: case OP_sync: case OP_pref: case OP_mthi: case OP_mtlo: case OP_mult:
+    case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu: case OP_div:
+    case OP_divu:
+        return 32;
+    case OP_slti: case OP_sltiu: case OP_addiu: case OP_andi: case OP_ori: case OP_xori:
+    case OP_li: case OP_lui: case OP_ext:
+        return d->rt;
+    default:
+        return d->rd;
+    }
+}
+
+static bool op_likely(int op)
+{
+    return op == OP_beql || op == OP_bnel || op == OP_blezl || op == OP_bgtzl ||
+           op == OP_bltzl || op == OP_bgezl || op == OP_bltzall || op == OP_bgezall;
+}
+
+static bool op_links(int op)
+{
+    return op == OP_bltzal || op == OP_bgezal || op == OP_bltzall || op == OP_bgezall;
+}
+
+/* Compare for a conditional branch; returns the x86 condition of "taken". */
+static int emit_cmp(tctx *t, int op, const dinsn *d)
+{
+    em *e = &t->e;
+    switch (op) {
+    case OP_beq: case OP_bne: case OP_beql: case OP_bnel:
+        ld(e, RAX, d->rs);
+        alu_rm(e, A_CMP, RAX, d->rt);
+        return (op == OP_beq || op == OP_beql) ? CC_E : CC_NE;
+    default:
+        ld(e, RAX, d->rs);
+        alu_ri(e, A_CMP, RAX, 0);
+        switch (op) {
+        case OP_bltz: case OP_bltzl: case OP_bltzal: case OP_bltzall: return CC_L;
+        case OP_bgez: case OP_bgezl: case OP_bgezal: case OP_bgezall: return CC_GE;
+        case OP_blez: case OP_blezl: return CC_LE;
+        default: return CC_G;
+        }
+    }
+}
+
+/* A PC-relative branch whose slot is pure and does not write the branch's
+ * sources: slot first, then the test, straight into the two link sites. */
+static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
+                             uint32_t k)
+{
+    em *e = &t->e;
+    switch (op) {
+    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_bltzal:
+    case OP_bgezal: case OP_bltzall: case OP_bgezall: case OP_beq: case OP_bne:
+    case OP_blez: case OP_bgtz: case OP_beql: case OP_bnel: case OP_blezl:
+    case OP_bgtzl: case OP_b:
+        break;
+    default:
+        return false;
+    }
+    if (!op_pure(dop))
+        return false;
+    unsigned w = pure_dest(dop, ds);
+    if (w != 32 && (w == d->rs || w == d->rt))
+        return false;
+    if (op_links(op) && d->rs == 31)
+        return false;
+    uint32_t toff = PCOFF(k) + 4 + d->imm, foff = PCOFF(k) + 8;
+    bool ends;
+    if (op_links(op)) {
+        lea_pc(e, RCX, PCOFF(k) + 8);
+        st(e, 31, RCX);
+    }
+    if (op == OP_b) {
+        emit_insn(t, dop, ds, k + 1, true, &ends);
+        exit_static(t, toff, k + 2);
+    } else if (op_likely(op)) {
+        int cc = emit_cmp(t, op, d);
+        add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
+        emit_insn(t, dop, ds, k + 1, true, &ends);
+        exit_static(t, toff, k + 2);
+    } else {
+        emit_insn(t, dop, ds, k + 1, true, &ends);
+        int cc = emit_cmp(t, op, d);
+        uint8_t *nt = jcc(e, cc ^ 1);
+        exit_static(t, toff, k + 2);
+        patch(e, nt, e->p);
+        exit_static(t, foff, k + 2);
+    }
+    return true;
+}
+
 static void emit_stubs(tctx *t)
 {
     em *e = &t->e;
@@ -1178,6 +1294,11 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
             int dop = decode_insn(words[idx + k + 1], &ds);
             if (is_branch_op(dop))
                 break;
+            if (emit_branch_fast(t, op, &d, dop, &ds, k)) {
+                k += 2;
+                ended = true;
+                break;
+            }
             uint8_t *save = t->e.p;
             unsigned save_ns = t->ns;
             bool likely, ends;
