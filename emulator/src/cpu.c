@@ -703,7 +703,7 @@ L_jit: {
     }
     c->jit_pc0 = IDX_PC(ip);
     c->jit_n = jb->n;
-    c->jit_cyc0 = cycles_end - (uint64_t)(budget + jb->n);
+    c->jit_cend = cycles_end;
     c->jit_budget = budget;
     /* host code may chain to other translated blocks of this page */
     uint32_t res = jit_run(c, code, tlbr, tlbw, pvbase, dp->jit);
@@ -713,13 +713,14 @@ L_jit: {
         dp = c->cur_dp;
         pbase = dp->ops;
         bl = dp->blen;
-        pvbase = c->jit_pc0 & PAGE_MASK;
+        pvbase = c->jit_pv;
     }
+    if ((res & 3) == JIT_NORMAL) /* c->pc is next, budget is what is left */
+        JUMP(c->pc);
+    /* the other returns name their block (jit_pc0, jit_n) */
     ip = pbase + ((c->jit_pc0 & 0xFFF) >> 2);
     bend = ip + n;
     switch (res & 3) {
-    case JIT_NORMAL: /* c->pc is next, budget is what is left */
-        JUMP(c->pc);
     case JIT_CONT: /* the interpreter runs the rest of the block */
         ip += r;
         goto *ip->h;

@@ -242,11 +242,13 @@ typedef struct cpu {
     dinsn *mk_f[2];      /* superinstructions made plain while it is set */
     const void *mk_fh[2];
     unsigned mk_nf;
-    /* translated code (jit.c): the block's first PC, the cycle count before
-     * it, the PC after its branch's delay slot */
-    uint32_t jit_pc0, jit_next, jit_n; /* + the block's length */
-    uint64_t jit_cyc0;
-    int64_t jit_budget; /* budget left once the running block is done */
+    /* translated code (jit.c): the first PC and length of the block that
+     * calls a slow path or returns (stored by it then), the PC after its
+     * branch's delay slot, the VA of the page it chained into, the budget
+     * left once the running block is done, and cpu_exec's end cycle */
+    uint32_t jit_pc0, jit_next, jit_n, jit_pv;
+    int64_t jit_budget;
+    uint64_t jit_cend;
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 

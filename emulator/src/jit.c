@@ -370,7 +370,7 @@ static inline uint32_t hsync(cpu_t *c, uint32_t kinfo)
     c->pc = c->jit_pc0 + 4 * k;
     c->br_pending = (kinfo >> 16) != 0;
     c->br_target = c->jit_next;
-    c->cycles = c->jit_cyc0 + k;
+    c->cycles = c->jit_cend - (uint64_t)(c->jit_budget + c->jit_n) + k;
     return k;
 }
 
@@ -490,8 +490,17 @@ static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t k
 /* PC of word k of the block, relative to the page's virtual base (r14) */
 #define PCOFF(k) (4u * (t->idx0 + (k)))
 
+/* Name this block (jit_pc0, jit_n) for a slow path or a return. */
+static void emit_self(tctx *t, int reg)
+{
+    stf_imm(&t->e, OFF(jit_n), t->n);
+    lea_pc(&t->e, reg, PCOFF(0));
+    stf(&t->e, OFF(jit_pc0), reg);
+}
+
 static void ret_code(tctx *t, uint32_t v)
 {
+    emit_self(t, RAX);
     mov_ri(&t->e, RAX, v);
     patch(&t->e, jmp32(&t->e), t->exit);
 }
@@ -499,7 +508,7 @@ static void ret_code(tctx *t, uint32_t v)
 /* The block ends with eax = next PC after r retired instructions. */
 static void end_block(tctx *t, uint32_t r)
 {
-    mov_ri(&t->e, RDX, r);
+    mov_ri(&t->e, RDX, t->n - r); /* refund: the instructions not run */
     patch(&t->e, jmp32(&t->e), t->dispatch);
 }
 
@@ -545,6 +554,7 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
 /* Guest-visible raise of `code` (| ce << 8) by word k. */
 static void emit_raise(tctx *t, uint32_t kinfo, uint32_t code)
 {
+    emit_self(t, RAX);
     op_r(&t->e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
     mov_ri(&t->e, RSI, kinfo);
     mov_ri(&t->e, RDX, code);
@@ -815,6 +825,7 @@ static bool emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool
         emit_mem(t, op, d, kinfo);
         return true;
     case OP_ll: case OP_sc: {
+        emit_self(t, RCX);
         ld(e, RSI, d->rs);
         if (d->imm)
             alu_ri(e, A_ADD, RSI, d->imm);
@@ -1039,6 +1050,7 @@ static void emit_stubs(tctx *t)
         case S_LOAD:
         case S_STORE:
             mov_rr(e, RSI, RAX);
+            emit_self(t, RCX);
             op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
             mov_ri(e, RDX, s->kinfo);
             mov_ri(e, RCX, s->arg);
@@ -1101,10 +1113,7 @@ int jit_init(machine *m)
     e.p = j->code + JIT_DISPATCH;
     e.end = j->code + JIT_FIRST;
     stf(&e, OFF(pc), RAX);
-    ldf(&e, RCX, OFF(jit_n));
-    alu_rr(&e, A_SUB, RCX, RDX);
-    op_m(&e, 1, 0x01, 1, RCX, RBX, OFF(jit_budget)); /* add [budget], rcx */
-    op_m(&e, 1, 0x01, 1, RDX, RBX, OFF(jit_cyc0));   /* add [cyc0], rdx */
+    op_m(&e, 1, 0x01, 1, RDX, RBX, OFF(jit_budget)); /* add [budget], rdx (refund) */
     mov_rr(&e, RCX, RAX);
     alu_rr(&e, A_XOR, RCX, R14);
     op_r(&e, 0, 0xF7, 1, 0, RCX);
@@ -1123,8 +1132,6 @@ int jit_init(machine *m)
     op_m(&e, 1, 0x39, 1, RCX, RBX, OFF(jit_budget)); /* cmp [budget], rcx */
     uint8_t *o4 = jcc(&e, CC_L);
     op_m(&e, 1, 0x29, 1, RCX, RBX, OFF(jit_budget)); /* sub [budget], rcx */
-    stf(&e, OFF(jit_n), RCX);
-    stf(&e, OFF(jit_pc0), RAX);
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     /* another page: the CPU's fetch table (filled by fetch_slow, with its
      * checks) gives its decoded page, whose translations become current */
@@ -1160,12 +1167,11 @@ int jit_init(machine *m)
     op_m(&e, 1, 0x39, 1, RCX, RBX, OFF(jit_budget));
     uint8_t *o10 = jcc(&e, CC_L);
     op_m(&e, 1, 0x29, 1, RCX, RBX, OFF(jit_budget));
-    stf(&e, OFF(jit_n), RCX);
-    stf(&e, OFF(jit_pc0), RAX);
     op_r(&e, 1, 0x89, 1, R8, R15);                 /* mov r15, r8 */
     op_m(&e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));    /* c->cur_dp = dp */
     mov_rr(&e, R14, RAX);
     alu_ri(&e, A_AND, R14, PAGE_MASK);
+    stf(&e, OFF(jit_pv), R14);
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     patch(&e, o2, e.p);
     patch(&e, o3, e.p);
@@ -1205,7 +1211,7 @@ static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo
 {
     struct jit_state *j = c->m->jit;
     dpage *dp = c->cur_dp;
-    uint32_t idx = (tpc & 0xFFF) >> 2, r = rinfo & 0xFFFF, refund = rinfo >> 16;
+    uint32_t idx = (tpc & 0xFFF) >> 2, refund = rinfo >> 16;
     jblock *tb = dp && dp->jit ? dp->jit[idx] : NULL;
     if (!tb || !tb->code || j->used + 128 > JIT_CODE_SIZE)
         return 0;
@@ -1218,11 +1224,6 @@ static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo
     patch(&e, jcc(&e, CC_L), generic);
     op_m(&e, 1, 0x81, 1, A_SUB, RBX, OFF(jit_budget)); /* sub qword [budget], need */
     d32(&e, (uint32_t)need);
-    op_m(&e, 1, 0x81, 1, A_ADD, RBX, OFF(jit_cyc0));   /* add qword [cyc0], r */
-    d32(&e, r);
-    stf_imm(&e, OFF(jit_n), tb->n);
-    lea_pc(&e, RAX, idx * 4);
-    stf(&e, OFF(jit_pc0), RAX);
     patch(&e, jmp32(&e), (uint8_t *)tb->code);
     if (e.full)
         return 0;
