@@ -17,6 +17,7 @@ than the block.  These tests check that this is invisible:
 
 Run: /usr/bin/python3 -m pytest tests/emulator/test_block_interp.py
 """
+import os
 import re
 import shutil
 import subprocess
@@ -182,3 +183,47 @@ def test_pair_hist_build(tmp_path):
     assert pairs.get((b"bne", b"nop"), 0) >= 100
     # a normal build prints no histogram
     assert b"instruction pairs" not in fast.stderr
+
+
+# ---- the translating tier against the interpreter (issue 12) ----
+
+from test_baremetal import PROGRAMS, make_disk  # noqa: E402
+
+JIT_HOST = __import__("platform").machine() in ("x86_64", "AMD64")
+
+
+def run_tier(accel, name, tmp_path):
+    exp = PROGRAMS[name]
+    args = [str(EMU), "-accel", accel, "-v", "-timeout", "20"] + list(exp.get("args", []))
+    if exp.get("disk"):
+        args += ["-disk", str(make_disk(tmp_path / ("disk-%s.img" % accel)))]
+    env = dict(os.environ, TEMU_JIT_HOT="2")  # translate on the second entry
+    r = subprocess.run(args + [str(elf(name))], input=exp.get("stdin", b""),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, env=env)
+    m = re.search(rb"(\d+) instructions", r.stderr)
+    pc = re.search(rb"pc=(0x[0-9a-f]+)", r.stderr)
+    return (r.returncode, r.stdout, int(m.group(1)) if m else None, pc and pc.group(1),
+            r.stderr)
+
+
+@pytest.mark.skipif(not JIT_HOST, reason="the JIT is for x86-64 hosts")
+@pytest.mark.parametrize("name", sorted(n for n in PROGRAMS if "own_test" not in PROGRAMS[n]
+                                        and not n.startswith("t_smp")))
+def test_jit_runs_every_program_as_the_interpreter(name, tmp_path):
+    """Same exit status, output and exact instruction count in both tiers
+    (blocks translated on their second entry, so nearly all code is JIT)."""
+    i = run_tier("interp", name, tmp_path)
+    j = run_tier("jit", name, tmp_path)
+    assert i[0] == PROGRAMS[name].get("rc", 0), i[4]
+    assert i[2] is not None, i[4]
+    assert b"accel jit:" in j[4] and b" 0 blocks translated" not in j[4], j[4]
+    assert j[:4] == i[:4], "interp %r\njit %r" % (i, j)
+
+
+def test_accel_option_is_checked():
+    r = subprocess.run([str(EMU), "-accel", "fast", str(elf("t_hello"))],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    assert r.returncode == 126 and b"-accel" in r.stderr
+    r = subprocess.run([str(EMU), str(elf("t_hello"))], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=30, env=dict(os.environ, TEMU_ACCEL="x"))
+    assert r.returncode == 126 and b"TEMU_ACCEL" in r.stderr
