@@ -227,3 +227,23 @@ def test_accel_option_is_checked():
     r = subprocess.run([str(EMU), str(elf("t_hello"))], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=30, env=dict(os.environ, TEMU_ACCEL="x"))
     assert r.returncode == 126 and b"TEMU_ACCEL" in r.stderr
+
+
+@pytest.mark.skipif(not JIT_HOST, reason="the JIT is for x86-64 hosts")
+@pytest.mark.parametrize("mode", [[], ["-seed", "3"], ["-quantum", "7"]])
+def test_jit_smp_programs_as_the_interpreter(dtbs, mode, tmp_path):
+    """4 CPUs: every t_smp_* program gives the same output and instruction
+    count in both tiers, with the default, randomized and tiny slots."""
+    names = sorted(p.stem for p in (EMU_DIR / "tests" / "baremetal").glob("t_smp_*.[cS]"))
+    assert names
+    for name in names:
+        res = []
+        for accel in ("interp", "jit"):
+            r = subprocess.run([str(EMU), "-accel", accel, "-dtb", str(dtbs[4]), "-v",
+                                "-timeout", "20"] + mode + [str(elf(name))],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60,
+                               env=dict(os.environ, TEMU_JIT_HOT="2"))
+            m = re.search(rb"after (\d+) instructions", r.stderr)
+            res.append((r.returncode, r.stdout, m and int(m.group(1))))
+        assert res[0][0] == 0 and res[0][2], (name, res[0])
+        assert res[1] == res[0], (name, mode, res)
