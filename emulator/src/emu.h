@@ -96,7 +96,7 @@ typedef struct temu_config {
      * a build without the JIT; TEMU_ACCEL_JIT fails there.
      */
     int accel;
-    uint32_t jit_hot;         /* JIT: entries before a block is translated (0 = 16) */
+    uint32_t jit_hot;         /* JIT: entries before a block is translated (0 = 64) */
 } temu_config;
 
 enum temu_accel {

@@ -451,7 +451,7 @@ typedef struct jblock {
     uint32_t count;      /* entries so far */
 } jblock;
 enum { JIT_NORMAL, JIT_EXC, JIT_LEAVE, JIT_CONT };
-#define JIT_HOT 16 /* default entries before a block is translated */
+#define JIT_HOT 64 /* default entries before a block is translated */
 bool jit_available(void);
 int jit_init(struct machine *m);
 void jit_free(struct machine *m);
