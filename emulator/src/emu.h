@@ -91,8 +91,8 @@ typedef struct temu_config {
     uint64_t seed;
     /*
      * Execution tier: TEMU_ACCEL_DEFAULT takes the environment variable
-     * TEMU_ACCEL ("interp" or "jit") when set, else the build's default
-     * (the interpreter).  TEMU_ACCEL=jit falls back to the interpreter in
+     * TEMU_ACCEL ("interp" or "jit") when set, else the JIT where the build
+     * has one (x86-64 hosts), the interpreter elsewhere.  TEMU_ACCEL=jit falls back to the interpreter in
      * a build without the JIT; TEMU_ACCEL_JIT fails there.
      */
     int accel;

@@ -196,7 +196,8 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     int accel = cfg.accel;
     if (accel == TEMU_ACCEL_DEFAULT) {
         const char *env = getenv("TEMU_ACCEL");
-        accel = TEMU_ACCEL_INTERP;
+        /* the JIT where there is one (x86-64), else the interpreter */
+        accel = jit_available() ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP;
         if (env && *env) {
             if (!strcmp(env, "jit")) {
                 /* a preference: builds without the JIT (other hosts,

@@ -240,7 +240,7 @@ static void usage(FILE *f)
             "  -timeout SECS       wall-clock limit (exit 124); inf or > 1e9 = none\n"
             "  -quantum N          instructions per CPU slot (default %u)\n"
             "  -seed N|random      randomize the CPU interleaving from seed N\n"
-            "  -accel interp|jit   execution tier (default: $TEMU_ACCEL, else interp)\n"
+            "  -accel interp|jit   execution tier (default: $TEMU_ACCEL, else jit on x86-64)\n"
             "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
             "                      or sleep the equivalent host time; auto (default) =\n"
             "                      sleep if stdin is a terminal, else skip\n"
