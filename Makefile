@@ -54,7 +54,14 @@ endif
 # variants of a spec share the spec's (built once per spec).
 UOUT       = $(if $(VARIANT),$(KOUT_BASE),$(KOUT))
 
-KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
+# ccache, when installed (install-deps does), lets a spec's variants reuse
+# the objects another O= directory compiled from the same sources (the kunit
+# variant after the default kernel: 21% of its compilations).  CCACHE=
+# turns it off.
+CCACHE    ?= $(shell command -v ccache 2>/dev/null)
+export CCACHE_DIR ?= $(BUILD)/ccache
+KCC        = $(if $(CCACHE),CC="$(CCACHE) $(CROSS_COMPILE)gcc")
+KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS) $(KCC)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \

@@ -8,7 +8,7 @@ set -eu
 
 kernel="linux-source-6.1 gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
 	device-tree-compiler flex bison bc rsync cpio kmod xz-utils make gcc libc6-dev
-	python3 python3-jinja2 python3-yaml"
+	python3 python3-jinja2 python3-yaml ccache"
 emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
 	binutils-mipsel-linux-gnu"
 disk="e2fsprogs"
