@@ -58,7 +58,7 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk busybox-ref \
+	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk busybox-ref test-busybox \
 	clean distclean help
 
 all: run
@@ -271,6 +271,12 @@ else
 	echo '$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux'; \
 	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
 endif
+
+# BusyBox's own testsuite on TSAR next to the reference BusyBox under
+# qemu-mipsel (issue 10; tests/boot/test_busybox_testsuite.py). Opt-in, not
+# part of make test: each side takes well over the CI budget here.
+test-busybox: emulator kernel busybox-ref
+	PORTKIT_BBSUITE=1 $(PYTHON) -m pytest -s tests/boot/test_busybox_testsuite.py
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator
