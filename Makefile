@@ -286,7 +286,9 @@ test: deps emulator
 # Emulator speed, then the guest's: boot instructions to /init and
 # instructions per syscall, switch, fork, fault (scripts/bench-guest.py),
 # then issue 11's SMP figures on 1, 2, 4 and 8 CPUs, for which the bench
-# also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/).
+# also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/),
+# then issue 10's: boot to the BusyBox shell prompt and a shell workload on
+# TSAR next to the reference BusyBox under qemu-mipsel (busybox-ref).
 SMP8_SPEC := specs/tsar-smp8.yaml
 
 bench: emulator kernel
@@ -295,6 +297,14 @@ bench: emulator kernel
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
 	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux --vmlinux8 $(BUILD)/$(basename $(notdir $(SMP8_SPEC)))/vmlinux
+ifneq ($(ROOTFS_LIST),)
+	@$(MAKE) --no-print-directory busybox-ref
+	$(PYTHON) scripts/shell-boot-figures.py $(EMU) $(KOUT)/$(PLATFORM).dtb $(KOUT)/vmlinux "$(BOOTARGS)"
+	$(PYTHON) scripts/bench-shell.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
+		--vmlinux $(KOUT)/vmlinux --lists $(UOUT)/userland/initramfs.list,$(ROOTFS_LIST) \
+		--busybox $(UOUT)/busybox/busybox --config $(UOUT)/busybox/.config \
+		--busybox-build $(BBREF) --bootargs "$(BOOTARGS)"
+endif
 
 # Block-device throughput through the root file system (issue 10): a large
 # sequential write + fsync, then a read, in guest time and guest
