@@ -14,8 +14,8 @@ Not part of `make test` (opt-in: `make test-busybox`, which sets
 PORTKIT_BBSUITE=1): on this 2-core machine under load, the reference run
 under qemu-mipsel did not finish within 30 minutes (every process of the
 suite is a new qemu-user instance; md5sum.tests alone starts 2,000 per
-checksum applet) and the TSAR run took over 12 minutes, far beyond CI's
-budget. KNOWN is still empty: no full pair of runs has been compared yet,
+checksum applet) and the TSAR run hit its 1,500 s limit in bc.tests after
+197 G guest instructions, far beyond CI's budget. KNOWN is still empty: no full pair of runs has been compared yet,
 so every difference is reported as unexplained until one is verified.
 """
 import os
