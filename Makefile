@@ -65,7 +65,7 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS) $(KCC)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk \
+	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk busybox-ref test-busybox \
 	clean distclean help
 
 all: run
@@ -206,19 +206,39 @@ emulator:
 
 # The root file system image for the block device (issue 10): an ext4
 # image of ROOTFS_DIR made with mke2fs -d (scripts/make-disk.sh, no root
-# needed), rebuilt only when its inputs change. By default ROOTFS_DIR is the
-# nolibc userland, staged from the initramfs list into its own directory
-# (build/<name>/rootfs-nolibc: build/<name>/rootfs is the BusyBox tree).
+# needed), rebuilt only when its inputs change. By default ROOTFS_DIR is
+# staged (scripts/stage-rootfs.sh, again only when its lists or their files
+# change) from the initramfs lists: for the default spec the BusyBox root
+# file system (build/<name>/rootfs, its list) with the nolibc /init and test
+# programs for the smoke checks, in build/<name>/rootfs-disk; for specs
+# without the BusyBox root (ROOTFS_INITRAMFS=0) the nolibc userland alone,
+# in build/<name>/rootfs-nolibc.
 DISK        = $(KOUT)/disk.img
 DISK_SIZE  ?= 32M
-NOLIBC_ROOTFS = $(UOUT)/rootfs-nolibc
-ROOTFS_DIR ?= $(NOLIBC_ROOTFS)
+DISK_ROOTFS = $(if $(ROOTFS_LIST),$(UOUT)/rootfs-disk,$(UOUT)/rootfs-nolibc)
+ROOTFS_DIR ?= $(DISK_ROOTFS)
 
 disk: userland
 	@scripts/install-deps.sh disk
-	@if [ "$(ROOTFS_DIR)" = "$(NOLIBC_ROOTFS)" ]; then \
-		scripts/stage-rootfs.sh $(UOUT)/userland/initramfs.list $(ROOTFS_DIR); fi
+ifneq ($(ROOTFS_LIST),)
+	@$(MAKE) --no-print-directory rootfs-build
+endif
+	@if [ "$(ROOTFS_DIR)" = "$(DISK_ROOTFS)" ]; then \
+		scripts/stage-rootfs.sh $(UOUT)/userland/initramfs.list $(ROOTFS_LIST) \
+			$(ROOTFS_DIR); fi
 	@scripts/make-disk.sh $(ROOTFS_DIR) $(DISK) $(DISK_SIZE)
+
+# The reference BusyBox for issue 10's testsuite comparison and shell
+# bench: the same source and .config as TSAR's, static for stock MIPS with
+# Debian's mipsel-linux-gnu-gcc and glibc, run under qemu-mipsel
+# (userland/busybox/ref.mk, scripts/bbsuite.py); cached in build/busybox-mipsel.
+BBREF      := $(BUILD)/busybox-mipsel
+
+busybox-ref:
+	@scripts/install-deps.sh sources mipsref
+	@scripts/get-sources.sh $(BUILD)/src busybox
+	@$(MAKE) --no-print-directory -C userland/busybox -f ref.mk SRC=$(BUILD)/src/busybox \
+		OUT=$(BBREF) JOBS=$(JOBS)
 
 BOOT_TIMEOUT ?= 300
 
@@ -228,17 +248,21 @@ BOOT_TIMEOUT ?= 300
 QEMU_RUN   = $(shell $(PYTHON) scripts/qemu-cmd.py $(SPEC) $(KOUT)/vmlinux $(APPEND))
 QEMU_MACHINE = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.qemu.machine 2>/dev/null)
 # Once `make disk` made the image, `make run` keeps it up to date and boots
-# with it as the root file system (init falls back to the initramfs).
+# with it as the root file system (root=/dev/ioc0 rw rootfstype=ext4
+# init=/init: the initramfs /init switches to the disk and executes the
+# disk's /init, the same smoke checks; init falls back to the initramfs).
 HAVE_DISK  = $(if $(QEMU_MACHINE),,$(wildcard $(DISK)))
 BOOTARGS   = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) boot.bootargs)
-DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) root=/dev/ioc0 rw")
+ROOT_ARGS  = root=/dev/ioc0 rw rootfstype=ext4 init=/init
+DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) $(ROOT_ARGS)")
+SHELL_ARGS = $(BOOTARGS)$(if $(HAVE_DISK), $(ROOT_ARGS)) portkit_shell=1
 
 #
-# From a terminal (stdin is a TTY) with the root file system in the
-# initramfs, the emulator boots to a BusyBox shell instead (kernel command
-# line: the spec's bootargs plus portkit_shell=1; the disk, if any, is
-# attached but not the root) and runs without a time limit; `poweroff` ends
-# it with status 0.
+# From a terminal (stdin is a TTY) with the BusyBox root file system, the
+# emulator boots to a BusyBox shell instead (kernel command line: the
+# spec's bootargs plus portkit_shell=1; with the disk image, on the disk
+# root: what is written there stays for the next boot) and runs without a
+# time limit; `poweroff` ends it with status 0.
 run: kernel $(if $(QEMU_MACHINE),,emulator) $(if $(HAVE_DISK),disk)
 ifneq ($(QEMU_MACHINE),)
 	@echo "  BOOT    $(KOUT)/vmlinux in QEMU"
@@ -246,14 +270,20 @@ ifneq ($(QEMU_MACHINE),)
 else
 	@if [ -t 0 ] && [ -n "$(ROOTFS_LIST)" ]; then \
 		echo "  BOOT    $(KOUT)/vmlinux in $(EMU): BusyBox shell on the console, poweroff to end"; \
-		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) -append '$(BOOTARGS) portkit_shell=1' $(KOUT)/vmlinux"; \
+		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) -append '$(SHELL_ARGS)' $(KOUT)/vmlinux"; \
 		exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) \
-			-append "$(BOOTARGS) portkit_shell=1" $(KOUT)/vmlinux; \
+			-append "$(SHELL_ARGS)" $(KOUT)/vmlinux; \
 	fi; \
 	echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"; \
 	echo '$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux'; \
 	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
 endif
+
+# BusyBox's own testsuite on TSAR next to the reference BusyBox under
+# qemu-mipsel (issue 10; tests/boot/test_busybox_testsuite.py). Opt-in, not
+# part of make test: each side takes well over the CI budget here.
+test-busybox: emulator kernel busybox-ref
+	PORTKIT_BBSUITE=1 $(PYTHON) -m pytest -s tests/boot/test_busybox_testsuite.py
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator
@@ -263,7 +293,9 @@ test: deps emulator
 # Emulator speed, then the guest's: boot instructions to /init and
 # instructions per syscall, switch, fork, fault (scripts/bench-guest.py),
 # then issue 11's SMP figures on 1, 2, 4 and 8 CPUs, for which the bench
-# also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/).
+# also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/),
+# then issue 10's: boot to the BusyBox shell prompt and a shell workload on
+# TSAR next to the reference BusyBox under qemu-mipsel (busybox-ref).
 SMP8_SPEC := specs/tsar-smp8.yaml
 
 bench: emulator kernel
@@ -272,6 +304,14 @@ bench: emulator kernel
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
 	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux --vmlinux8 $(BUILD)/$(basename $(notdir $(SMP8_SPEC)))/vmlinux
+ifneq ($(ROOTFS_LIST),)
+	@$(MAKE) --no-print-directory busybox-ref
+	$(PYTHON) scripts/shell-boot-figures.py $(EMU) $(KOUT)/$(PLATFORM).dtb $(KOUT)/vmlinux "$(BOOTARGS)"
+	$(PYTHON) scripts/bench-shell.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
+		--vmlinux $(KOUT)/vmlinux --lists $(UOUT)/userland/initramfs.list,$(ROOTFS_LIST) \
+		--busybox $(UOUT)/busybox/busybox --config $(UOUT)/busybox/.config \
+		--busybox-build $(BBREF) --bootargs "$(BOOTARGS)"
+endif
 
 # Block-device throughput through the root file system (issue 10): a large
 # sequential write + fsync, then a read, in guest time and guest

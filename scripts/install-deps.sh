@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages portkit needs, only those that are missing.
 # Usage: scripts/install-deps.sh [GROUP...]
-#   groups: kernel emulator disk test sources; default: kernel emulator disk test
+#   groups: kernel emulator disk test sources mipsref; default: kernel emulator disk test
+#   mipsref: the stock-MIPS reference BusyBox (glibc, static) and qemu-mipsel-static
 #   sources: dpkg-dev and a deb-src entry for Debian 12 in portkit's own
 #   /etc/apt/sources.list.d/portkit-src.sources (for scripts/get-sources.sh)
 set -eu
@@ -15,6 +16,7 @@ disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
 	libclang-rt-14-dev tmux"
 sources="dpkg-dev xz-utils"
+mipsref="gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user-static e2fsprogs"
 SRC_LIST=/etc/apt/sources.list.d/portkit-src.sources
 
 groups=${*:-kernel emulator disk test}
@@ -26,7 +28,8 @@ for g in $groups; do
 	disk) want="$want $disk" ;;
 	test) want="$want $test" ;;
 	sources) want="$want $sources" ;;
-	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources)" >&2; exit 2 ;;
+	mipsref) want="$want $mipsref" ;;
+	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources, mipsref)" >&2; exit 2 ;;
 	esac
 done
 

@@ -16,7 +16,9 @@
  *                          is a check that passes when it exits with status 0
  *   portkit_shell=1  (make run from a terminal) mount /dev, /proc, /sys and
  *                    /tmp and exec BusyBox's /sbin/init (userland/rootfs),
- *                    which starts a shell on the console; no checks
+ *                    which starts a shell on the console; no checks. With
+ *                    root= (and init=/init), on the disk root: the initramfs
+ *                    /init switches to it and the disk's /init does this
  *
  * Root file system (kernel parameters, read from /proc/cmdline): with
  * root=DEV, init mounts DEV (rootfstype=, rootflags=, ro/rw as the kernel
@@ -684,9 +686,8 @@ static void start_shell(char **envp)
 
 	if (!has_switch(envp, "portkit_shell=1"))
 		return;
+	/* /dev and /proc are mounted (and moved along to a disk root) */
 	mkdir("/sys", 0755);
-	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
-	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
 	execve("/sbin/init", argv, envp);
@@ -701,14 +702,15 @@ int main(int argc, char **argv, char **envp)
 
 	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
 		return getpid() != 1 ? 7 : 1;
-	start_shell(envp);
 
 	mkdir("/proc", 0755);
 	mkdir("/tmp", 01777);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("proc", "/proc", "proc", 0, NULL);
+	/* root= first: with a disk root, its /init starts the shell there */
 	if (getpid() == 1)
 		switch_root(envp);
+	start_shell(envp);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
 
 	crash_kernel_in_child(envp);

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from guest import EMU, guest_kernel, program_status
+from guest import DISK_ROOT_ARGS, EMU, busybox_disk, guest_kernel, program_status
 from kbuild import ROOT, SPECS
 
 pytestmark = pytest.mark.kernel
@@ -165,6 +165,24 @@ def test_boot_with_root_on_the_image(kernel, disk):
     assert rc == 0, err
     # init synced and remounted / read-only before powering off: clean.
     r = fsck(disk, "-fn")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_make_run_boots_the_busybox_disk_root(kernel, tmp_path):
+    # `make disk` for the default spec: the BusyBox root file system with
+    # the nolibc /init; `make run` without a terminal: the smoke checks
+    # from the disk, rootfstype given (no ext3/ext2 attempts in the log).
+    image = busybox_disk(kernel, tmp_path / "bb.img")
+    assert debugfs_cat(image, "/bin/busybox")[:4] == b"\x7fELF"
+    stat = subprocess.run([DEBUGFS, "-R", "stat /sbin/init", str(image)],
+                          capture_output=True, text=True).stdout
+    assert "Type: symlink" in stat and "../bin/busybox" in stat, stat
+    rc, out, err = boot(kernel, image, DISK_ROOT_ARGS)
+    assert "portkit-init: root /dev/ioc0 (ext4, rw): executing /init" in out, out[-3000:]
+    assert "couldn't mount as ext" not in out and "VFS: Can't find" not in out, out[-4000:]
+    assert all_checks_passed(out), out[-3000:]
+    assert rc == 0, err
+    r = fsck(image, "-fn")
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -331,10 +349,38 @@ def test_make_disk_rebuilds_only_when_its_inputs_change(tmp_path):
     assert debugfs_cat(image, "/etc/motd") == b"changed\n"
 
 
+def test_stage_rootfs_merges_lists_and_restages_only_on_change(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("one\n")
+    b.write_text("two\n")
+    l1, l2, out = tmp_path / "1.list", tmp_path / "2.list", tmp_path / "tree"
+    l1.write_text(f"dir /bin 0755 0 0\nfile /init {a} 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n")
+    l2.write_text(f"file /bin/b {b} 0644 0 0\nslink /sbin/init ../bin/b 0777 0 0\n"
+                  f"file /init {b} 0700 0 0\n")
+    stage = [ROOT / "scripts/stage-rootfs.sh", l1, l2, out]
+    assert "STAGE" in subprocess.run(stage, capture_output=True, text=True, check=True).stdout
+    assert (out / "init").read_text() == "two\n"            # the later list wins
+    assert (out / "init").stat().st_mode & 0o777 == 0o700
+    assert (out / "bin" / "b").read_text() == "two\n"
+    assert str((out / "sbin" / "init").readlink()) == "../bin/b"
+    assert (out / "dev").is_dir() and not (out / "dev" / "console").exists()
+    again = subprocess.run(stage, capture_output=True, text=True, check=True).stdout
+    assert "STAGE" not in again                              # nothing changed
+    b.write_text("TWO\n")                                    # same size, same second
+    subprocess.run(stage, capture_output=True, text=True, check=True)
+    assert (out / "bin" / "b").read_text() == "TWO\n"       # a named file changed
+
+
 def test_make_disk_and_stage_rootfs_refuse_bad_input(tmp_path):
     r = subprocess.run([ROOT / "scripts/make-disk.sh", tmp_path / "nodir", tmp_path / "x.img"],
                        capture_output=True, text=True)
     assert r.returncode != 0 and "nodir: no such directory" in r.stderr
+    r = subprocess.run([ROOT / "scripts/stage-rootfs.sh", tmp_path / "out"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "usage:" in r.stderr
+    r = subprocess.run([ROOT / "scripts/stage-rootfs.sh", tmp_path / "none.list",
+                        tmp_path / "out"], capture_output=True, text=True)
+    assert r.returncode != 0 and "none.list: no such initramfs list" in r.stderr
     bad = tmp_path / "bad.list"
     bad.write_text("dir /bin 0755 0 0\npipe /x 0644 0 0\n")
     r = subprocess.run([ROOT / "scripts/stage-rootfs.sh", bad, tmp_path / "out"],

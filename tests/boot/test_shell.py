@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from guest import EMU, guest_kernel
+from guest import DISK_ROOT_ARGS, EMU, busybox_disk, guest_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -24,8 +24,8 @@ PROMPT = re.compile(r"^\S* #\s*$")
 class Pane:
     """One tmux session (private server) running a command in 80x24."""
 
-    def __init__(self, command):
-        self.tmux = ["tmux", "-L", SOCKET]
+    def __init__(self, command, socket=SOCKET):
+        self.tmux = ["tmux", "-L", socket]
         self.count = 0
         subprocess.run(self.tmux + ["new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
                                     f"{command}; echo PORTKIT-EXIT=$?; sleep 600"],
@@ -157,3 +157,34 @@ def test_top_redraws_and_quits(pane):
 def test_poweroff_ends_the_emulator_with_status_0(pane):
     pane.type("poweroff")
     pane.wait(r"^PORTKIT-EXIT=0$", timeout=60, where="history")
+
+
+def test_shell_on_the_disk_root_keeps_files_across_boots(tmp_path):
+    # `make run` from a terminal once `make disk` made the image: the
+    # initramfs /init switches to the disk, whose /init starts BusyBox init
+    # there; a file written in one boot is there in the next.
+    k = guest_kernel("tsar")
+    image = busybox_disk(k, tmp_path / "disk.img")
+    append = f"{k.spec['boot']['bootargs']} {DISK_ROOT_ARGS} portkit_shell=1"
+    token = f"kept-{time.time_ns() % 10**9}"
+    for boot in ("write", "read"):
+        p = Pane(f"{EMU} -dtb {k.dtb} -disk {image} -timeout 900 -append '{append}' "
+                 f"{k.vmlinux}", socket=f"{SOCKET}-disk")
+        try:
+            p.prompt(timeout=180)
+            history = p.history()
+            assert "portkit-init: root /dev/ioc0 (ext4, rw): executing /init" in history
+            assert "couldn't mount as ext" not in history
+            p.run("grep ' / ' /proc/mounts", r"^/dev/root / ext4 rw|^/dev/ioc0 / ext4 rw")
+            if boot == "write":
+                p.run(f"echo {token} > /root/note && sync", r"^marker")
+            else:
+                p.run("cat /root/note", rf"^{token}$")
+            p.type("poweroff")
+            p.wait(r"^PORTKIT-EXIT=0$", timeout=60, where="history")
+        finally:
+            p.close()
+        # BusyBox init's shutdown remounted the root read-only: clean.
+        r = subprocess.run([shutil.which("e2fsck") or "/usr/sbin/e2fsck", "-fn", str(image)],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr

@@ -83,6 +83,24 @@ class Kernel:
         return self.boot("-append", append.strip(), timeout=timeout)
 
 
+# The kernel command line `make run` boots a disk root with (the Makefile's
+# ROOT_ARGS: root=/dev/ioc0 rw rootfstype=ext4 init=/init).
+DISK_ROOT_ARGS = re.search(r"^ROOT_ARGS\s*=\s*(.*\S)\s*$",
+                           (ROOT / "Makefile").read_text(), re.M).group(1)
+
+
+def busybox_disk(kernel, image, size="32M"):
+    """The root file system image `make disk` makes for the default spec:
+    the BusyBox root file system (rootfs.list) with the nolibc /init and
+    test programs (initramfs.list), staged and made by the same scripts."""
+    tree = image.parent / (image.name + ".tree")
+    subprocess.run([ROOT / "scripts/stage-rootfs.sh", kernel.out / "userland" / "initramfs.list",
+                    kernel.out / "rootfs.list", tree], check=True, capture_output=True)
+    subprocess.run([ROOT / "scripts/make-disk.sh", tree, image, size], check=True,
+                   capture_output=True)
+    return image
+
+
 def program_status(out, name):
     """'exited with status N' / 'killed by signal N' line of one program."""
     m = re.search(rf"^portkit-run: {re.escape(name)} (exited with status|"
