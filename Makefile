@@ -55,8 +55,8 @@ endif
 UOUT       = $(if $(VARIANT),$(KOUT_BASE),$(KOUT))
 
 # ccache, when installed (install-deps does), lets a spec's variants reuse
-# the objects another O= directory compiled from the same sources (the kunit
-# variant after the default kernel: 21% of its compilations).  CCACHE=
+# the objects another O= directory compiled from the same sources (a KUnit
+# variant built after the default kernel: 21% of its compilations).  CCACHE=
 # turns it off.
 CCACHE    ?= $(shell command -v ccache 2>/dev/null)
 export CCACHE_DIR ?= $(BUILD)/ccache

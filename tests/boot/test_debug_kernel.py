@@ -15,7 +15,7 @@ pytestmark = pytest.mark.kernel
 # kernel-rwx's LKDTM crashes) or the OOM killer's report with its stack
 # dump (hostile-oom).
 ON_PURPOSE_OOPS = {"modules", "hostile-oom", "kernel-rwx"}
-# Programs that need another kernel: the kunit variant's self-test modules.
+# Run by test_kunit.py in a boot of its own: the self-test modules.
 OTHER_KERNEL = {"kernel-selftest-modules"}
 # Programs that need a disk image attached (tests/boot/test_blockdev.py).
 NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer"}
@@ -33,7 +33,7 @@ SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking
 
 @pytest.fixture(scope="module")
 def kernel():
-    return guest_kernel("tsar", "debug")
+    return guest_kernel("tsar-page-offset", "debug")
 
 
 @pytest.fixture(scope="module")

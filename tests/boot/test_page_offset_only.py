@@ -1,5 +1,8 @@
 """Changing layout.page_offset alone (a one-line delta) gives a kernel that
-builds and boots: the link address and TASK_SIZE are derived, not restated."""
+builds and boots: the link address and TASK_SIZE are derived, not restated.
+
+The test suite builds this spec only with the debug variant, which the debug,
+KUnit and torture tests boot as well: one kernel build serves all of them."""
 import pytest
 
 from guest import guest_kernel
@@ -14,7 +17,7 @@ def test_page_offset_alone_builds_and_boots():
     spec = load_spec(SPEC)
     assert spec["layout"]["kernel_link_address"] == 0x80001000
     assert spec["layout"]["task_size"] == 0x80000000
-    k = guest_kernel("tsar-page-offset")
+    k = guest_kernel("tsar-page-offset", "debug")
     nm = run(["mipsel-linux-gnu-nm", str(k.vmlinux)]).stdout
     entry = [int(line.split()[0], 16) & 0xFFFFFFFF for line in nm.splitlines()
              if line.endswith(" kernel_entry")]

@@ -146,7 +146,7 @@ def assert_torture_passed(rc, out, err):
 
 @pytest.fixture(scope="module")
 def debug_kernel():
-    return guest_kernel("tsar", "debug")
+    return guest_kernel("tsar-page-offset", "debug")
 
 
 @pytest.mark.parametrize("seed", (None,) + SEEDS)

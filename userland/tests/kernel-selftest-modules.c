@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel's self-tests that exist only as modules (TEST_USER_COPY,
- * TEST_BITOPS, TEST_VMALLOC), built in the kunit variant: each one is
+ * The kernel's self-tests built as modules in the debug variant
+ * (STRING_SELFTEST, too slow for every boot, and the module-only
+ * TEST_USER_COPY, TEST_BITOPS, TEST_VMALLOC): each one is
  * loaded from /lib/modules with finit_module (its init runs the tests
  * and prints the results the host test reads) and unloaded if it stayed.
  * Prints "kernel-selftest-modules: <module> load <ret> unload <ret>".
@@ -13,6 +14,7 @@ static const struct {
 	const char *name;
 	const char *params;
 } modules[] = {
+	{ "test_string", "" },
 	{ "test_user_copy", "" },
 	{ "test_bitops", "" },
 	/*
