@@ -527,6 +527,12 @@ typedef struct tctx {
     int8_t hr[33];      /* guest register -> host register, or -1 */
     uint32_t cached;    /* guest registers held in host registers */
     uint32_t dirty;     /* of those, the ones possibly written since loaded */
+    bool bad;           /* emit_insn refused a word scan_node accepted */
+    /* the flags describe guest register zf_gr as of zf_p (the end of the
+     * op that set them; OF and CF clear too when zf_logic) */
+    uint8_t *zf_p;
+    unsigned zf_gr;
+    bool zf_logic;
 } tctx;
 
 static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
@@ -610,13 +616,31 @@ static void reload(tctx *t)
             ld(&t->e, t->hr[r], (int)r);
 }
 
+/* The op just emitted left the flags of guest register gr's new value. */
+static void flags_of(tctx *t, unsigned gr, int ext)
+{
+    t->zf_p = t->e.p;
+    t->zf_gr = gr;
+    t->zf_logic = ext == A_AND || ext == A_OR || ext == A_XOR;
+}
+
 /* rd = rs op rt */
 static void alu3(tctx *t, int ext, unsigned rd, unsigned rs, unsigned rt, bool comm)
 {
     int d = gdst(t, rd, RAX);
+    if (rt == 0 && ext != A_AND) { /* op $0: a move */
+        if (d == RAX && rd < 32) {
+            st(&t->e, (int)rd, gsrc(t, rs, RAX));
+        } else {
+            gmov(t, d, rs);
+            gput(t, rd, d);
+        }
+        return;
+    }
     if (d == RAX && rd == rs && rd < 32) {
         /* in memory and the first source: op [rd], rt */
         alu_mf_r(&t->e, ext, GR(rd), gsrc(t, rt, RAX));
+        flags_of(t, rd, ext);
         return;
     }
     if (d != RAX && rt != rs && is_cached(t, rt) && t->hr[rt] == d) {
@@ -624,6 +648,7 @@ static void alu3(tctx *t, int ext, unsigned rd, unsigned rs, unsigned rt, bool c
         if (comm) {
             galu(t, ext, d, rs);
             t->dirty |= 1u << rd;
+            flags_of(t, rd, ext);
             return;
         }
         d = RAX;
@@ -631,6 +656,8 @@ static void alu3(tctx *t, int ext, unsigned rd, unsigned rs, unsigned rt, bool c
     gmov(t, d, rs);
     galu(t, ext, d, rt);
     gput(t, rd, d);
+    if (d != RAX)
+        flags_of(t, rd, ext);
 }
 
 /* rt = rs op imm */
@@ -645,6 +672,7 @@ static void alui(tctx *t, int ext, unsigned rt, unsigned rs, uint32_t imm)
             b1(e, imm);
         else
             d32(e, imm);
+        flags_of(t, rt, ext);
         return;
     }
     if (ext == A_ADD && is_cached(t, rs) && t->hr[rs] != d) {
@@ -655,6 +683,8 @@ static void alui(tctx *t, int ext, unsigned rt, unsigned rs, uint32_t imm)
     gmov(t, d, rs);
     alu_ri(e, ext, d, imm);
     gput(t, rt, d);
+    if (d != RAX)
+        flags_of(t, rt, ext);
 }
 
 /* setcc into any register's low byte (a REX prefix makes 4..7 sil/dil) */
@@ -840,7 +870,7 @@ static bool op_translated(int op)
     switch (op) {
     case OP_mfc0: case OP_mtc0: case OP_eret: case OP_wait: case OP_di: case OP_ei:
     case OP_cop0_other: case OP_mfc2: case OP_mtc2: case OP_cop2_other: case OP_rdhwr:
-    case OP_cache:
+    case OP_cache: case OP_decode:
         return false;
     default:
         return op < OP_beq_nop && !is_branch_op(op);
@@ -947,27 +977,27 @@ static void emit_mem(tctx *t, int op, const dinsn *d, uint32_t kinfo)
     uint8_t *miss = jcc(e, CC_NE);
     uint32_t dirty0 = t->dirty; /* the slow path's write-back: before this load */
     op_mi(e, 1, 0x8B, 1, RDX, tlb, RCX, 8); /* mov rdx, [tlb + rcx + 8] (addend) */
-    op_r(e, 1, 0x01, 1, RAX, RDX);           /* add rdx, rax */
+    /* the access: [rdx + rax] */
     if (store) {
         int v = gsrc(t, d->rt, RCX);
         if (size == 1) {
             if (v == RSI || v == RDI)
                 b1(e, 0x40); /* sil/dil, not dh/bh */
-            op_m(e, 0, 0x88, 1, v, RDX, 0);
+            op_mi(e, 0, 0x88, 1, v, RDX, RAX, 0);
         } else if (size == 2) {
             b1(e, 0x66);
-            op_m(e, 0, 0x89, 1, v, RDX, 0);
+            op_mi(e, 0, 0x89, 1, v, RDX, RAX, 0);
         } else {
-            op_m(e, 0, 0x89, 1, v, RDX, 0);
+            op_mi(e, 0, 0x89, 1, v, RDX, RAX, 0);
         }
     } else {
         int v = gdst(t, d->rt, RCX);
         switch (op) {
-        case OP_lb: op_m(e, 0, 0x0FBE, 2, v, RDX, 0); break;
-        case OP_lbu: op_m(e, 0, 0x0FB6, 2, v, RDX, 0); break;
-        case OP_lh: op_m(e, 0, 0x0FBF, 2, v, RDX, 0); break;
-        case OP_lhu: op_m(e, 0, 0x0FB7, 2, v, RDX, 0); break;
-        default: op_m(e, 0, 0x8B, 1, v, RDX, 0); break;
+        case OP_lb: op_mi(e, 0, 0x0FBE, 2, v, RDX, RAX, 0); break;
+        case OP_lbu: op_mi(e, 0, 0x0FB6, 2, v, RDX, RAX, 0); break;
+        case OP_lh: op_mi(e, 0, 0x0FBF, 2, v, RDX, RAX, 0); break;
+        case OP_lhu: op_mi(e, 0, 0x0FB7, 2, v, RDX, RAX, 0); break;
+        default: op_mi(e, 0, 0x8B, 1, v, RDX, RAX, 0); break;
         }
         gput(t, d->rt, v);
     }
@@ -1249,7 +1279,10 @@ static int emit_cmp(tctx *t, int op, const dinsn *d)
     em *e = &t->e;
     unsigned a = d->rs;
     unsigned b = (op == OP_beq || op == OP_bne || op == OP_beql || op == OP_bnel) ? d->rt : 0;
-    if (is_cached(t, a))
+    bool eqne = op == OP_beq || op == OP_bne || op == OP_beql || op == OP_bnel;
+    if (a && !b && t->zf_p == e->p && t->zf_gr == a && (eqne || t->zf_logic))
+        ; /* the op just before left the flags of a (an addiu before bnez) */
+    else if (is_cached(t, a))
         galu(t, A_CMP, t->hr[a], b);
     else if (a && is_cached(t, b))
         op_m(e, 0, 0x39, 1, t->hr[b], RBX, GR(a)); /* cmp [a], b */
@@ -1412,6 +1445,7 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
 /* Set the context of node ni (for emit_self, PCOFF and edges). */
 static void set_node(tctx *t, unsigned ni)
 {
+    t->zf_p = NULL;
     t->cur = ni;
     t->idx0 = t->nd[ni].idx;
     t->n = t->nd[ni].n;
@@ -1631,11 +1665,15 @@ static void emit_body(tctx *t, unsigned ni)
         if (is_branch_op(op)) {
             dinsn ds;
             int dop = decode_insn(t->words[nd->idx + k + 1], &ds);
-            if (!emit_branch_fast(t, op, &d, dop, &ds, k))
-                emit_branch_slow(t, op, &d, dop, &ds, k);
+            if (!emit_branch_fast(t, op, &d, dop, &ds, k) &&
+                !emit_branch_slow(t, op, &d, dop, &ds, k))
+                t->bad = true;
             return;
         }
-        emit_insn(t, op, &d, k, false, &ends);
+        if (!emit_insn(t, op, &d, k, false, &ends)) {
+            t->bad = true;
+            return;
+        }
         if (ends)
             return;
     }
@@ -1860,6 +1898,7 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     t->base = j->code;
     t->ns = 0;
     t->nfx = 0;
+    t->bad = false;
     t->exit = j->code + JIT_EXIT;
     t->dispatch = j->code + JIT_DISPATCH;
     uint8_t *start = e->p;
@@ -1893,7 +1932,7 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
         ni = (unsigned)nx;
     }
     emit_stubs(t);
-    bool bad = false;
+    bool bad = t->bad;
     for (unsigned i = 0; i < t->nfx; i++) {
         if (t->fx[i].after && !t->nd[t->fx[i].node].label)
             bad = true; /* cannot happen: has_pred covers every branch into the region */
