@@ -1551,8 +1551,10 @@ static bool scan_node(tctx *t, node *nd, uint32_t idx)
     return k > 0;
 }
 
-/* The blocks of the region from the entry word idx (node 0 first). */
-static bool find_region(tctx *t, uint32_t idx)
+/* The blocks of the region from the entry word idx (node 0 first): only
+ * blocks the interpreter has entered already (they have a jblock), so that
+ * paths never taken (error paths of kernel code) stay out. */
+static bool find_region(tctx *t, const dpage *dp, uint32_t idx)
 {
     memset(t->at, -1, sizeof t->at);
     t->nn = 0;
@@ -1566,6 +1568,10 @@ static bool find_region(tctx *t, uint32_t idx)
             uint32_t ti = t->nd[q].toff[i] >> 2;
             if (t->at[ti] != -1 || t->nn >= MAX_NODES)
                 continue;
+            if (!dp->jit[ti]) {
+                t->at[ti] = -2; /* not in the region: a branch there leaves it */
+                continue;
+            }
             node *nd = &t->nd[t->nn];
             if (!scan_node(t, nd, ti) || words + nd->kend > REGION_WORDS) {
                 t->at[ti] = -2; /* not in the region: a branch there leaves it */
@@ -1886,7 +1892,7 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
         return NULL;
     }
     t->words = (const u32a *)dp->host;
-    if (!find_region(t, idx) || t->nd[0].n != jb->n) {
+    if (!find_region(t, dp, idx) || t->nd[0].n != jb->n) {
         dp->ops[idx].h = jb->orig_h;
         dp->jit[idx] = NULL;
         return NULL;
