@@ -534,6 +534,9 @@ typedef struct tctx {
     uint8_t *zf_p;
     unsigned zf_gr;
     bool zf_logic;
+    /* eax holds uncached guest register rax_gr, just stored, as of rax_p */
+    uint8_t *rax_p;
+    unsigned rax_gr;
 } tctx;
 
 static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
@@ -554,21 +557,31 @@ static bool is_cached(const tctx *t, unsigned gr) { return gr && gr < 32 && t->h
 
 /* A register holding guest register gr: its host register, or scratch
  * loaded with it. */
-static int gsrc(tctx *t, unsigned gr, int scratch)
+static bool in_rax(const tctx *t, unsigned gr)
 {
-    if (is_cached(t, gr))
-        return t->hr[gr];
-    ld(&t->e, scratch, (int)gr);
-    return scratch;
+    return gr && t->rax_p == t->e.p && t->rax_gr == gr;
 }
 
 /* reg = guest register gr */
 static void gmov(tctx *t, int reg, unsigned gr)
 {
-    if (!is_cached(t, gr))
+    if (is_cached(t, gr)) {
+        if (t->hr[gr] != reg)
+            mov_rr(&t->e, reg, t->hr[gr]);
+    } else if (in_rax(t, gr)) { /* the op just before stored it from eax */
+        if (reg != RAX)
+            mov_rr(&t->e, reg, RAX);
+    } else {
         ld(&t->e, reg, (int)gr);
-    else if (t->hr[gr] != reg)
-        mov_rr(&t->e, reg, t->hr[gr]);
+    }
+}
+
+static int gsrc(tctx *t, unsigned gr, int scratch)
+{
+    if (is_cached(t, gr))
+        return t->hr[gr];
+    gmov(t, scratch, gr);
+    return scratch;
 }
 
 /* Where to compute a result for gr: its host register, or scratch. */
@@ -588,6 +601,10 @@ static void gput(tctx *t, unsigned gr, int reg)
         t->dirty |= 1u << gr;
     } else {
         st(&t->e, (int)gr, reg);
+        if (reg == RAX) {
+            t->rax_p = t->e.p;
+            t->rax_gr = gr;
+        }
     }
 }
 
@@ -598,6 +615,8 @@ static void galu(tctx *t, int ext, int reg, unsigned gr)
         alu_ri(&t->e, ext, reg, 0);
     else if (is_cached(t, gr))
         alu_rr(&t->e, ext, reg, t->hr[gr]);
+    else if (in_rax(t, gr))
+        alu_rr(&t->e, ext, reg, RAX);
     else
         alu_rm(&t->e, ext, reg, (int)gr);
 }
@@ -1605,6 +1624,7 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
 static void set_node(tctx *t, unsigned ni)
 {
     t->zf_p = NULL;
+    t->rax_p = NULL;
     t->cur = ni;
     t->idx0 = t->nd[ni].idx;
     t->n = t->nd[ni].n;
