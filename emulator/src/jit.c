@@ -537,7 +537,25 @@ typedef struct tctx {
     /* eax holds uncached guest register rax_gr, just stored, as of rax_p */
     uint8_t *rax_p;
     unsigned rax_gr;
+    /* the page's words decoded so far in this translation (stamp == gen) */
+    uint32_t gen, stamp[DPAGE_N];
+    int8_t dop[DPAGE_N];
+    dinsn dd[DPAGE_N];
+    const uint32_t *blen; /* the page's block lengths (BLEN_UNKNOWN: not known) */
 } tctx;
+
+_Static_assert(OP_COUNT < 128, "tctx.dop holds operation numbers in int8_t");
+
+/* Decode word i of the page (once per translation). */
+static int tdecode(tctx *t, uint32_t i, dinsn *d)
+{
+    if (t->stamp[i] != t->gen) {
+        t->dop[i] = (int8_t)decode_insn(t->words[i], &t->dd[i]);
+        t->stamp[i] = t->gen;
+    }
+    *d = t->dd[i];
+    return t->dop[i];
+}
 
 static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
 {
@@ -1103,7 +1121,7 @@ static bool group_filler(int op)
 static uint32_t plan_group(tctx *t, const node *nd, uint32_t k0, int32_t *lo, int32_t *hi)
 {
     dinsn d0, d;
-    int op0 = decode_insn(t->words[nd->idx + k0], &d0);
+    int op0 = tdecode(t, nd->idx + k0, &d0);
     int size = mem_size(op0);
     bool store = op_store(op0);
     uint32_t last = k0;
@@ -1111,7 +1129,7 @@ static uint32_t plan_group(tctx *t, const node *nd, uint32_t k0, int32_t *lo, in
         return k0;
     *lo = *hi = (int32_t)d0.imm;
     for (uint32_t k = k0 + 1; k < nd->kend; k++) {
-        int op = decode_insn(t->words[nd->idx + k], &d);
+        int op = tdecode(t, nd->idx + k, &d);
         unsigned src[3], dst;
         int32_t off = (int32_t)d.imm;
         if (mem_size(op) == size && op_store(op) == store && d.rs == d0.rs &&
@@ -1139,7 +1157,7 @@ static void emit_group(tctx *t, const node *nd, uint32_t k0, uint32_t k1, int32_
 {
     em *e = &t->e;
     dinsn d0;
-    int op0 = decode_insn(t->words[nd->idx + k0], &d0);
+    int op0 = tdecode(t, nd->idx + k0, &d0);
     int32_t f = (int32_t)d0.imm;
     uint32_t dirty0 = t->dirty;
     uint8_t *out[3] = {NULL, NULL, NULL};
@@ -1164,7 +1182,7 @@ static void emit_group(tctx *t, const node *nd, uint32_t k0, uint32_t k1, int32_
     for (uint32_t k = k0; k <= k1; k++) {
         dinsn d;
         bool ends;
-        int op = decode_insn(t->words[nd->idx + k], &d);
+        int op = tdecode(t, nd->idx + k, &d);
         if (k == k0 || (mem_size(op) && d.rs == d0.rs))
             emit_access(t, op, &d, false, (int32_t)d.imm - f);
         else
@@ -1666,7 +1684,7 @@ static void emit_stubs(tctx *t)
             for (uint32_t k = s->kinfo; k <= s->arg; k++) {
                 dinsn d;
                 bool ends;
-                int op = decode_insn(t->words[nd->idx + k], &d);
+                int op = tdecode(t, nd->idx + k, &d);
                 emit_insn(t, op, &d, k, false, &ends);
             }
             patch(e, jmp32(e), s->back);
@@ -1706,18 +1724,18 @@ static bool scan_node(tctx *t, node *nd, uint32_t idx)
     const u32a *w = t->words;
     memset(nd, 0, sizeof *nd);
     nd->idx = idx;
-    nd->n = block_len(w, idx, false);
+    nd->n = t->blen[idx] != BLEN_UNKNOWN ? t->blen[idx] : block_len(w, idx, false);
     uint32_t k = 0, n = nd->n;
     while (k < n) {
         dinsn d;
-        int op = decode_insn(w[idx + k], &d);
+        int op = tdecode(t, idx + k, &d);
         if (is_branch_op(op)) {
             /* a slot past the block or the page, itself a branch, or not
              * translated: the interpreter runs the branch */
             if (k + 1 >= n)
                 break;
             dinsn ds;
-            int dop = decode_insn(w[idx + k + 1], &ds);
+            int dop = tdecode(t, idx + k + 1, &ds);
             if (is_branch_op(dop) || !op_translated(dop))
                 break;
             count_regs(nd, op, &d);
@@ -1773,6 +1791,38 @@ static bool find_region(tctx *t, const dpage *dp, uint32_t idx)
             t->at[ti] = (int8_t)t->nn++;
         }
     }
+    /* Keep the blocks on a cycle through the entry (a loop it is part
+     * of): straight-line code gains nothing from being translated again in
+     * every region that reaches it, branches to other blocks are links. */
+    uint32_t reach[MAX_NODES], back = 1; /* back: the nodes that reach node 0 */
+    for (unsigned i = 0; i < t->nn; i++) {
+        reach[i] = 0;
+        for (unsigned k = 0; k < t->nd[i].ntarg; k++) {
+            int s = node_at(t, t->nd[i].toff[k]);
+            if (s >= 0)
+                reach[i] |= 1u << s;
+        }
+    }
+    for (bool ch = true; ch;) {
+        ch = false;
+        for (unsigned i = 0; i < t->nn; i++)
+            if (!(back >> i & 1) && (reach[i] & back)) {
+                back |= 1u << i;
+                ch = true;
+            }
+    }
+    unsigned nn = 0;
+    for (unsigned i = 0; i < t->nn; i++) {
+        t->at[t->nd[i].idx] = -2;
+        if (back >> i & 1) {
+            if (nn != i)
+                t->nd[nn] = t->nd[i];
+            nn++;
+        }
+    }
+    t->nn = nn;
+    for (unsigned i = 0; i < nn; i++)
+        t->at[t->nd[i].idx] = (int8_t)i;
     return true;
 }
 
@@ -1859,10 +1909,10 @@ static void emit_body(tctx *t, unsigned ni)
     for (uint32_t k = 0; k < nd->kend; k++) {
         dinsn d;
         bool ends;
-        int op = decode_insn(t->words[nd->idx + k], &d);
+        int op = tdecode(t, nd->idx + k, &d);
         if (is_branch_op(op)) {
             dinsn ds;
-            int dop = decode_insn(t->words[nd->idx + k + 1], &ds);
+            int dop = tdecode(t, nd->idx + k + 1, &ds);
             if (!emit_branch_fast(t, op, &d, dop, &ds, k) &&
                 !emit_branch_slow(t, op, &d, dop, &ds, k))
                 t->bad = true;
@@ -2091,6 +2141,11 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
         return NULL;
     }
     t->words = (const u32a *)dp->host;
+    t->blen = dp->blen;
+    if (++t->gen == 0) { /* the stamps wrapped: forget them all */
+        memset(t->stamp, 0, sizeof t->stamp);
+        t->gen = 1;
+    }
     if (!find_region(t, dp, idx) || t->nd[0].n != jb->n) {
         dp->ops[idx].h = jb->orig_h;
         dp->jit[idx] = NULL;
