@@ -5,9 +5,10 @@
  * A block is what the block interpreter charges on entry (cpu.c): from an
  * entry word to the delay slot of the first branch, or to the page end.
  * Its entry word gets the handler L_jit once the block has been entered;
- * after JIT_HOT entries the block is translated, and from then on L_jit
- * runs the host code whenever the interpreter has charged the whole block
- * (no stop marker inside, no pending branch).  Everything the host code
+ * after JIT_HOT entries the block is translated (with the blocks of its
+ * page on a loop through it: a region, see the translator below), and from
+ * then on L_jit runs the host code whenever the interpreter has charged the
+ * whole block (no stop marker inside, no pending branch).  Everything the host code
  * does is what the interpreter would do for those instructions: the same
  * software TLBs (inline probe, interpreter slow paths on a miss), the same
  * exception entry (cpu_exception with the PC, BD and cycle count of the
@@ -18,7 +19,8 @@
  * Host code returns (r << 2) | kind: r instructions retired (the faulting
  * one included for an exception), kind JIT_NORMAL (c->pc is the next PC),
  * JIT_EXC (c->pc is the vector), JIT_LEAVE (leave cpu_exec, c->pc set) or
- * JIT_CONT (interpret on from word r of the block).
+ * JIT_CONT (interpret on from word r of the block); "the block" is the one
+ * named in c->jit_pc0 / c->jit_n (a region's blocks name themselves).
  *
  * Translations depend only on the words of their physical page: a store
  * into the page (code_page_store) or dropping the page drops them.  Host
@@ -27,7 +29,7 @@
  *
  * Own emitter rather than a JIT library: the only packaged candidate,
  * asmjit, is C++ (this emulator is C, built with -std=gnu11 and no other
- * dependency than libfdt), and the code needed is ~40 x86-64 encodings.
+ * dependency than libfdt), and the code needed is ~50 x86-64 encodings.
  */
 #include <stddef.h>
 #include <stdlib.h>
