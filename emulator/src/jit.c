@@ -5,9 +5,10 @@
  * A block is what the block interpreter charges on entry (cpu.c): from an
  * entry word to the delay slot of the first branch, or to the page end.
  * Its entry word gets the handler L_jit once the block has been entered;
- * after JIT_HOT entries the block is translated, and from then on L_jit
- * runs the host code whenever the interpreter has charged the whole block
- * (no stop marker inside, no pending branch).  Everything the host code
+ * after JIT_HOT entries the block is translated (with the blocks of its
+ * page on a loop through it: a region, see the translator below), and from
+ * then on L_jit runs the host code whenever the interpreter has charged the
+ * whole block (no stop marker inside, no pending branch).  Everything the host code
  * does is what the interpreter would do for those instructions: the same
  * software TLBs (inline probe, interpreter slow paths on a miss), the same
  * exception entry (cpu_exception with the PC, BD and cycle count of the
@@ -18,7 +19,8 @@
  * Host code returns (r << 2) | kind: r instructions retired (the faulting
  * one included for an exception), kind JIT_NORMAL (c->pc is the next PC),
  * JIT_EXC (c->pc is the vector), JIT_LEAVE (leave cpu_exec, c->pc set) or
- * JIT_CONT (interpret on from word r of the block).
+ * JIT_CONT (interpret on from word r of the block); "the block" is the one
+ * named in c->jit_pc0 / c->jit_n (a region's blocks name themselves).
  *
  * Translations depend only on the words of their physical page: a store
  * into the page (code_page_store) or dropping the page drops them.  Host
@@ -27,7 +29,7 @@
  *
  * Own emitter rather than a JIT library: the only packaged candidate,
  * asmjit, is C++ (this emulator is C, built with -std=gnu11 and no other
- * dependency than libfdt), and the code needed is ~40 x86-64 encodings.
+ * dependency than libfdt), and the code needed is ~50 x86-64 encodings.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -322,7 +324,6 @@ static void sh_ri(em *e, int ext, int reg, unsigned n)
     b1(e, n & 31);
 }
 static void sh_rcl(em *e, int ext, int reg) { op_r(e, 0, 0xD3, 1, ext, reg); }
-static void setcc(em *e, int cc, int reg8) { op_r(e, 0, 0x0F90u | (unsigned)cc, 2, 0, reg8); }
 static void cmov(em *e, int cc, int dst, int src) { op_r(e, 0, 0x0F40u | (unsigned)cc, 2, dst, src); }
 static void lea_pc(em *e, int reg, uint32_t off) /* reg = r14d + off (32-bit) */
 {
@@ -456,27 +457,107 @@ static uint32_t h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 
 /* ------------------------------------------------------------ translator */
 
-/* out-of-line code, emitted after the block body */
-enum { S_RAISE, S_LOAD, S_STORE, S_NT };
+/*
+ * A translation is a region: the block at the entry word plus the blocks of
+ * the same page that it reaches through static branches (PC-relative
+ * targets, fall-through after a delay slot), up to MAX_NODES blocks.  A
+ * branch to a block of the region is a host jump to that block's internal
+ * entry, which charges the block's length to the budget (rbp) like the
+ * interpreter's block entry, or leaves with c->pc at the block when the
+ * budget does not cover it.  Other branches leave through link sites or the
+ * dispatcher, as single blocks did.
+ *
+ * The guest registers the region uses most live in host registers, one
+ * assignment for the whole region, loaded at its external entry.  Dirty
+ * ones (possibly written since) are stored back before every exit and every
+ * helper call, and after a helper call that returns into the region all of
+ * them are reloaded (the host registers are caller-saved, and the helper
+ * may have written its destination).  Which registers may be dirty at a
+ * block's entry is a small data-flow fixpoint over the region's branches.
+ */
+#define MAX_NODES 32
+#define REGION_WORDS 512 /* words translated per region (the entry block may exceed it) */
+#define NCACHE 6
+static const int cache_regs[NCACHE] = {RSI, RDI, R8, R9, R10, R11};
+
+/* out-of-line code, emitted after the blocks */
+enum { S_RAISE, S_LOAD, S_STORE, S_NT, S_FAIL, S_SPAN };
 typedef struct stub {
     int kind;
     uint8_t *from;  /* end of the jcc to patch */
     uint8_t *back;  /* where to continue (loads/stores) */
     uint32_t kinfo, arg;
+    uint32_t dirty; /* cached registers to write back first */
+    unsigned node;  /* the block it belongs to */
+    uint8_t *from2[2]; /* more jumps to it (S_SPAN) */
 } stub;
 
-#define MAX_STUBS (3 * DPAGE_N)
+typedef struct node {
+    uint32_t idx, n;     /* first word (page index), block length */
+    uint32_t kend;       /* words translated (then: the interpreter) */
+    uint32_t toff[2];    /* static in-page successors (page offsets) */
+    unsigned ntarg;
+    uint32_t writes;     /* guest registers it writes (bit mask) */
+    uint32_t din;        /* cached registers possibly dirty on entry */
+    uint32_t reach;      /* nodes reachable from it (bit mask) */
+    bool has_pred;       /* a branch of the region goes to it */
+    bool done;           /* emitted */
+    uint16_t uses[32];   /* reads + writes per guest register */
+    uint8_t *label;      /* internal entry: charge, then the body */
+} node;
+
+#define MAX_STUBS (3 * DPAGE_N + 2 * MAX_NODES)
+#define MAX_FIX (4 * MAX_NODES)
 
 typedef struct tctx {
     em e;
-    uint32_t idx0;
+    const u32a *words;
+    uint32_t idx0;     /* first word of the block being emitted */
+    uint32_t n;        /* its length */
+    unsigned cur;      /* its node */
     stub st[MAX_STUBS];
     unsigned ns;
-    uint8_t *exit; /* common epilogue (eax = result) */
-    uint8_t *dispatch; /* block end (eax = next PC, edx = retired) */
+    uint8_t *exit;     /* common epilogue (eax = result) */
+    uint8_t *dispatch; /* block end (eax = next PC, edx = refund) */
     uint8_t *base;     /* the code area (sites are named by offset) */
-    uint32_t n;        /* block length */
+    node nd[MAX_NODES];
+    unsigned nn;
+    int8_t at[DPAGE_N]; /* page index -> node, or -1 */
+    struct { uint8_t *after; unsigned node; } fx[MAX_FIX];
+    unsigned nfx;
+    uint8_t *lj_after;  /* the last jmp to a node: dropped when that node follows */
+    unsigned lj_fx;
+    int8_t hr[33];      /* guest register -> host register, or -1 */
+    uint32_t cached;    /* guest registers held in host registers */
+    uint32_t dirty;     /* of those, the ones possibly written since loaded */
+    bool bad;           /* emit_insn refused a word scan_node accepted */
+    /* the flags describe guest register zf_gr as of zf_p (the end of the
+     * op that set them; OF and CF clear too when zf_logic) */
+    uint8_t *zf_p;
+    unsigned zf_gr;
+    bool zf_logic;
+    /* eax holds uncached guest register rax_gr, just stored, as of rax_p */
+    uint8_t *rax_p;
+    unsigned rax_gr;
+    /* the page's words decoded so far in this translation (stamp == gen) */
+    uint32_t gen, stamp[DPAGE_N];
+    int8_t dop[DPAGE_N];
+    dinsn dd[DPAGE_N];
+    const uint32_t *blen; /* the page's block lengths (BLEN_UNKNOWN: not known) */
 } tctx;
+
+_Static_assert(OP_COUNT < 128, "tctx.dop holds operation numbers in int8_t");
+
+/* Decode word i of the page (once per translation). */
+static int tdecode(tctx *t, uint32_t i, dinsn *d)
+{
+    if (t->stamp[i] != t->gen) {
+        t->dop[i] = (int8_t)decode_insn(t->words[i], &t->dd[i]);
+        t->stamp[i] = t->gen;
+    }
+    *d = t->dd[i];
+    return t->dop[i];
+}
 
 static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t kinfo, uint32_t arg)
 {
@@ -484,18 +565,218 @@ static void add_stub(tctx *t, int kind, uint8_t *from, uint8_t *back, uint32_t k
         t->e.full = true;
         return;
     }
-    t->st[t->ns++] = (stub){kind, from, back, kinfo, arg};
+    t->st[t->ns++] = (stub){kind, from, back, kinfo, arg, t->dirty, t->cur, {NULL, NULL}};
 }
 
 /* PC of word k of the block, relative to the page's virtual base (r14) */
 #define PCOFF(k) (4u * (t->idx0 + (k)))
 
-/* Name this block (jit_pc0, jit_n) for a slow path or a return. */
+/* ---- guest registers: cached in a host register, or in cpu_t */
+
+static bool is_cached(const tctx *t, unsigned gr) { return gr && gr < 32 && t->hr[gr] >= 0; }
+
+/* A register holding guest register gr: its host register, or scratch
+ * loaded with it. */
+static bool in_rax(const tctx *t, unsigned gr)
+{
+    return gr && t->rax_p == t->e.p && t->rax_gr == gr;
+}
+
+/* reg = guest register gr */
+static void gmov(tctx *t, int reg, unsigned gr)
+{
+    if (is_cached(t, gr)) {
+        if (t->hr[gr] != reg)
+            mov_rr(&t->e, reg, t->hr[gr]);
+    } else if (in_rax(t, gr)) { /* the op just before stored it from eax */
+        if (reg != RAX)
+            mov_rr(&t->e, reg, RAX);
+    } else {
+        ld(&t->e, reg, (int)gr);
+    }
+}
+
+static int gsrc(tctx *t, unsigned gr, int scratch)
+{
+    if (is_cached(t, gr))
+        return t->hr[gr];
+    gmov(t, scratch, gr);
+    return scratch;
+}
+
+/* Where to compute a result for gr: its host register, or scratch. */
+static int gdst(tctx *t, unsigned gr, int scratch)
+{
+    return is_cached(t, gr) ? t->hr[gr] : scratch;
+}
+
+/* guest register gr = reg (32, the $0 sink, is never read: dropped) */
+static void gput(tctx *t, unsigned gr, int reg)
+{
+    if (gr == 0 || gr >= 32)
+        return;
+    if (is_cached(t, gr)) {
+        if (t->hr[gr] != reg)
+            mov_rr(&t->e, t->hr[gr], reg);
+        t->dirty |= 1u << gr;
+    } else {
+        st(&t->e, (int)gr, reg);
+        if (reg == RAX) {
+            t->rax_p = t->e.p;
+            t->rax_gr = gr;
+        }
+    }
+}
+
+/* reg op= guest register gr */
+static void galu(tctx *t, int ext, int reg, unsigned gr)
+{
+    if (gr == 0)
+        alu_ri(&t->e, ext, reg, 0);
+    else if (is_cached(t, gr))
+        alu_rr(&t->e, ext, reg, t->hr[gr]);
+    else if (in_rax(t, gr))
+        alu_rr(&t->e, ext, reg, RAX);
+    else
+        alu_rm(&t->e, ext, reg, (int)gr);
+}
+
+static void writeback(tctx *t, uint32_t mask)
+{
+    mask &= t->cached;
+    for (unsigned r = 1; r < 32; r++)
+        if (mask >> r & 1)
+            st(&t->e, (int)r, t->hr[r]);
+}
+
+static void reload(tctx *t)
+{
+    for (unsigned r = 1; r < 32; r++)
+        if (t->cached >> r & 1)
+            ld(&t->e, t->hr[r], (int)r);
+}
+
+/* The op just emitted left the flags of guest register gr's new value. */
+static void flags_of(tctx *t, unsigned gr, int ext)
+{
+    t->zf_p = t->e.p;
+    t->zf_gr = gr;
+    t->zf_logic = ext == A_AND || ext == A_OR || ext == A_XOR;
+}
+
+/* rd = rs op rt */
+static void alu3(tctx *t, int ext, unsigned rd, unsigned rs, unsigned rt, bool comm)
+{
+    int d = gdst(t, rd, RAX);
+    if (rt == 0 && ext != A_AND) { /* op $0: a move */
+        if (d == RAX && rd < 32) {
+            st(&t->e, (int)rd, gsrc(t, rs, RAX));
+        } else {
+            gmov(t, d, rs);
+            gput(t, rd, d);
+        }
+        return;
+    }
+    if (d == RAX && rd == rs && rd < 32) {
+        /* in memory and the first source: op [rd], rt */
+        alu_mf_r(&t->e, ext, GR(rd), gsrc(t, rt, RAX));
+        flags_of(t, rd, ext);
+        return;
+    }
+    if (d != RAX && rt != rs && is_cached(t, rt) && t->hr[rt] == d) {
+        /* rd = rs op rd */
+        if (comm) {
+            galu(t, ext, d, rs);
+            t->dirty |= 1u << rd;
+            flags_of(t, rd, ext);
+            return;
+        }
+        d = RAX;
+    }
+    gmov(t, d, rs);
+    galu(t, ext, d, rt);
+    gput(t, rd, d);
+    if (d != RAX)
+        flags_of(t, rd, ext);
+}
+
+/* rt = rs op imm */
+static void alui(tctx *t, int ext, unsigned rt, unsigned rs, uint32_t imm)
+{
+    em *e = &t->e;
+    int d = gdst(t, rt, RAX);
+    if (d == RAX && rt == rs && rt < 32) { /* op dword [rt], imm */
+        bool small = (int32_t)imm >= -128 && (int32_t)imm < 128;
+        op_m(e, 0, small ? 0x83 : 0x81, 1, ext, RBX, GR(rt));
+        if (small)
+            b1(e, imm);
+        else
+            d32(e, imm);
+        flags_of(t, rt, ext);
+        return;
+    }
+    if (ext == A_ADD && is_cached(t, rs) && t->hr[rs] != d) {
+        op_m(e, 0, 0x8D, 1, d, t->hr[rs], (int32_t)imm); /* lea d, [rs + imm] */
+        gput(t, rt, d);
+        return;
+    }
+    gmov(t, d, rs);
+    alu_ri(e, ext, d, imm);
+    gput(t, rt, d);
+    if (d != RAX)
+        flags_of(t, rt, ext);
+}
+
+/* setcc into any register's low byte (a REX prefix makes 4..7 sil/dil) */
+static void setcc_r(em *e, int cc, int reg)
+{
+    if (reg >= 4)
+        b1(e, reg >= 8 ? 0x41 : 0x40);
+    b1(e, 0x0F);
+    b1(e, 0x90u | (unsigned)cc);
+    b1(e, 0xC0u | (unsigned)(reg & 7));
+}
+
+/* rd = (rs < src) for slt/sltu (rt >= 0) or slti/sltiu (imm) */
+static void emit_set_lt(tctx *t, int cc, unsigned rd, unsigned rs, int rt, uint32_t imm)
+{
+    em *e = &t->e;
+    int d = gdst(t, rd, RAX);
+    if (d == RAX || (is_cached(t, rs) && t->hr[rs] == d) ||
+        (rt > 0 && is_cached(t, (unsigned)rt) && t->hr[rt] == d))
+        d = RAX; /* zeroing d would clobber a source */
+    int a = gsrc(t, rs, RCX);
+    op_r(e, 0, 0x31, 1, d, d); /* xor d, d (before the compare) */
+    if (rt >= 0)
+        galu(t, A_CMP, a, (unsigned)rt);
+    else
+        alu_ri(e, A_CMP, a, imm);
+    setcc_r(e, cc, d);
+    gput(t, rd, d);
+}
+
+/* ---- block ends */
+
+/* rbp (the budget) op= v */
+static void rbp_op(em *e, int ext, uint32_t v)
+{
+    if (v < 128) {
+        op_r(e, 1, 0x83, 1, ext, RBP);
+        b1(e, v);
+    } else {
+        op_r(e, 1, 0x81, 1, ext, RBP);
+        d32(e, v);
+    }
+}
+
+/* Name this block (jit_pc0, jit_n) and the budget for a slow path or a
+ * return. */
 static void emit_self(tctx *t, int reg)
 {
     stf_imm(&t->e, OFF(jit_n), t->n);
     lea_pc(&t->e, reg, PCOFF(0));
     stf(&t->e, OFF(jit_pc0), reg);
+    op_m(&t->e, 1, 0x89, 1, RBP, RBX, OFF(jit_budget));
 }
 
 static void ret_code(tctx *t, uint32_t v)
@@ -514,10 +795,14 @@ static void end_block(tctx *t, uint32_t r)
 
 static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo);
 
+/* A link site, once linked: sub rbp, need; jge target; add rbp, need. */
+#define SITE_LEN 20
+
 /* The block ends with r retired at the in-page target toff (relative to
- * the page's VA): a link site.  Its first instruction, a jmp, goes to the
- * unlinked path, which asks h_link to chain it to the target's
- * translation (once there is one) and meanwhile takes the generic path. */
+ * the page's VA), outside the region: a link site.  It starts as a jmp to
+ * the unlinked path, which asks h_link to turn it into a charge and a jump
+ * to the target's translation (once there is one), and meanwhile takes the
+ * generic path, the dispatcher, which follows the site. */
 static void exit_static(tctx *t, uint32_t toff, uint32_t r)
 {
     em *e = &t->e;
@@ -528,7 +813,9 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
     }
     uint8_t *site = e->p;
     uint8_t *to_unlinked = jmp32(e);
-    /* generic: the dispatcher */
+    while (e->p < site + SITE_LEN && !e->full)
+        b1(e, 0xCC);
+    uint8_t *generic = e->p;
     lea_pc(e, RAX, toff);
     end_block(t, r);
     patch(e, to_unlinked, e->p);
@@ -547,13 +834,55 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
     call_abs(e, (const void *)h_link);
     patch(e, g1, e->p);
     patch(e, g2, e->p);
-    lea_pc(e, RAX, toff);
-    end_block(t, r);
+    patch(e, jmp32(e), generic);
+}
+
+static int node_at(const tctx *t, uint32_t toff)
+{
+    return toff < PAGE_SIZE && !(toff & 3) ? t->at[toff >> 2] : -1;
+}
+
+static void add_fix(tctx *t, uint8_t *after, unsigned ni)
+{
+    if (t->nfx >= MAX_FIX) {
+        t->e.full = true;
+        return;
+    }
+    t->fx[t->nfx].after = after;
+    t->fx[t->nfx++].node = ni;
+}
+
+/* Going to node ni: dirty registers it does not expect are stored first
+ * (none when the data flow is right). */
+static void to_node(tctx *t, unsigned ni)
+{
+    writeback(t, t->dirty & ~t->nd[ni].din);
+}
+
+/* The block ends with r retired, going on at toff: into the region, or
+ * out of it (write-back, then a link site). */
+static void edge(tctx *t, uint32_t toff, uint32_t r)
+{
+    em *e = &t->e;
+    int ni = node_at(t, toff);
+    if (ni >= 0) {
+        to_node(t, (unsigned)ni);
+        if (t->n != r) /* refund the nullified delay slot */
+            rbp_op(e, A_ADD, t->n - r);
+        uint8_t *p = jmp32(e);
+        t->lj_after = p;
+        t->lj_fx = t->nfx;
+        add_fix(t, p, (unsigned)ni);
+        return;
+    }
+    writeback(t, t->dirty);
+    exit_static(t, toff, r);
 }
 
 /* Guest-visible raise of `code` (| ce << 8) by word k. */
 static void emit_raise(tctx *t, uint32_t kinfo, uint32_t code)
 {
+    writeback(t, t->dirty);
     emit_self(t, RAX);
     op_r(&t->e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
     mov_ri(&t->e, RSI, kinfo);
@@ -575,29 +904,113 @@ static bool is_branch_op(int op)
     }
 }
 
-/* Memory access: eax = va; probe the TLB at r12 (loads) or r13 (stores). */
-static void emit_mem(tctx *t, int op, const dinsn *d, uint32_t kinfo)
+/* Operations emit_insn leaves to the interpreter (the translation ends). */
+static bool op_translated(int op)
+{
+    switch (op) {
+    case OP_mfc0: case OP_mtc0: case OP_eret: case OP_wait: case OP_di: case OP_ei:
+    case OP_cop0_other: case OP_mfc2: case OP_mtc2: case OP_cop2_other: case OP_rdhwr:
+    case OP_cache: case OP_decode:
+        return false;
+    default:
+        return op < OP_beq_nop && !is_branch_op(op);
+    }
+}
+
+/* Operations that always raise (the block ends with them). */
+static bool op_raises(int op)
+{
+    return op == OP_syscall || op == OP_brk || op == OP_ri || op == OP_cpu1 ||
+           op == OP_trap_quirk;
+}
+
+/* The guest registers an operation reads (up to 3, 0 = none) and writes
+ * (0 = none; 32 = the $0 sink). */
+static void insn_regs(int op, const dinsn *d, unsigned src[3], unsigned *dst)
+{
+    src[0] = src[1] = src[2] = 0;
+    *dst = 0;
+    switch (op) {
+    case OP_sll: case OP_srl: case OP_sra: case OP_rotr: case OP_wsbh: case OP_seb:
+    case OP_seh:
+        src[0] = d->rt; *dst = d->rd; break;
+    case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv: case OP_add: case OP_sub:
+    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor:
+    case OP_slt: case OP_sltu: case OP_mul: case OP_ins: case OP_lwl: case OP_lwr:
+    case OP_sc:
+        src[0] = d->rs; src[1] = d->rt; *dst = d->rd; break;
+    case OP_movz: case OP_movn:
+        src[0] = d->rs; src[1] = d->rt; src[2] = d->rd; *dst = d->rd; break;
+    case OP_mfhi: case OP_mflo:
+        *dst = d->rd; break;
+    case OP_mthi: case OP_mtlo: case OP_jr:
+        src[0] = d->rs; break;
+    case OP_mult: case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu:
+    case OP_div: case OP_divu: case OP_tge: case OP_tgeu: case OP_tlt: case OP_tltu:
+    case OP_teq: case OP_tne: case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
+    case OP_beq: case OP_bne: case OP_beql: case OP_bnel:
+        src[0] = d->rs; src[1] = d->rt; break;
+    case OP_move: case OP_clz: case OP_clo:
+        src[0] = d->rs; *dst = d->rd; break;
+    case OP_addi: case OP_addiu: case OP_andi: case OP_ori: case OP_xori: case OP_slti:
+    case OP_sltiu: case OP_ext: case OP_lb: case OP_lbu: case OP_lh: case OP_lhu:
+    case OP_lw: case OP_ll:
+        src[0] = d->rs; *dst = d->rt; break;
+    case OP_li: case OP_lui:
+        *dst = d->rt; break;
+    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_blez: case OP_bgtz:
+    case OP_blezl: case OP_bgtzl:
+        src[0] = d->rs; break;
+    case OP_bltzal: case OP_bgezal: case OP_bltzall: case OP_bgezall:
+        src[0] = d->rs; *dst = 31; break;
+    case OP_jal:
+        *dst = 31; break;
+    case OP_jalr:
+        src[0] = d->rs; *dst = d->rd; break;
+    default:
+        break;
+    }
+}
+
+static bool op_store(int op)
+{
+    return op == OP_sb || op == OP_sh || op == OP_sw || op == OP_swl || op == OP_swr;
+}
+
+/* Access size of a load or store with an inline fast path (0: none). */
+static int mem_size(int op)
+{
+    switch (op) {
+    case OP_lb: case OP_lbu: case OP_sb: return 1;
+    case OP_lh: case OP_lhu: case OP_sh: return 2;
+    case OP_lw: case OP_sw: return 4;
+    default: return 0;
+    }
+}
+
+/* eax = rs + imm, the virtual address */
+static void emit_va(tctx *t, const dinsn *d)
 {
     em *e = &t->e;
-    bool store = op == OP_sb || op == OP_sh || op == OP_sw || op == OP_swl || op == OP_swr;
-    ld(e, RAX, d->rs);
-    if (d->imm)
-        alu_ri(e, A_ADD, RAX, d->imm);
-    uint32_t spec = (uint32_t)op | (uint32_t)d->rt << 8 | (uint32_t)d->rt << 16;
-    if (op == OP_lwl || op == OP_lwr)
-        spec = (uint32_t)op | (uint32_t)d->rd << 8 | (uint32_t)d->rt << 16;
-    int size = 0;
-    switch (op) {
-    case OP_lb: case OP_lbu: case OP_sb: size = 1; break;
-    case OP_lh: case OP_lhu: case OP_sh: size = 2; break;
-    case OP_lw: case OP_sw: size = 4; break;
-    default: break;
+    if (d->rs == 0) {
+        mov_ri(e, RAX, d->imm);
+    } else if (is_cached(t, d->rs)) {
+        if (d->imm)
+            op_m(e, 0, 0x8D, 1, RAX, t->hr[d->rs], (int32_t)d->imm); /* lea eax, [rs + imm] */
+        else
+            mov_rr(e, RAX, t->hr[d->rs]);
+    } else {
+        ld(e, RAX, d->rs);
+        if (d->imm)
+            alu_ri(e, A_ADD, RAX, d->imm);
     }
-    if (!size) { /* lwl/lwr/swl/swr: always the slow path, which jumps back */
-        uint8_t *to = jmp32(e);
-        add_stub(t, store ? S_STORE : S_LOAD, to, e->p, kinfo, spec);
-        return;
-    }
+}
+
+/* Probe the TLB at r12 (loads) or r13 (stores) for eax: returns the jcc
+ * to patch to the miss path; then rdx = the entry's addend. */
+static uint8_t *emit_probe(tctx *t, bool store, int size)
+{
+    em *e = &t->e;
     int tlb = store ? R13 : R12;
     /* ecx = slot * 16; edx = tag to match */
     mov_rr(e, RCX, RAX);
@@ -608,27 +1021,188 @@ static void emit_mem(tctx *t, int op, const dinsn *d, uint32_t kinfo)
     op_mi(e, 0, 0x3B, 1, RDX, tlb, RCX, 0); /* cmp edx, [tlb + rcx] */
     uint8_t *miss = jcc(e, CC_NE);
     op_mi(e, 1, 0x8B, 1, RDX, tlb, RCX, 8); /* mov rdx, [tlb + rcx + 8] (addend) */
-    op_r(e, 1, 0x01, 1, RAX, RDX);           /* add rdx, rax */
-    if (store) {
-        ld(e, RCX, d->rt);
-        if (size == 1)
-            op_m(e, 0, 0x88, 1, RCX, RDX, 0);
-        else if (size == 2) {
-            b1(e, 0x66);
-            op_m(e, 0, 0x89, 1, RCX, RDX, 0);
-        } else
-            op_m(e, 0, 0x89, 1, RCX, RDX, 0);
-    } else {
-        switch (op) {
-        case OP_lb: op_m(e, 0, 0x0FBE, 2, RCX, RDX, 0); break;
-        case OP_lbu: op_m(e, 0, 0x0FB6, 2, RCX, RDX, 0); break;
-        case OP_lh: op_m(e, 0, 0x0FBF, 2, RCX, RDX, 0); break;
-        case OP_lhu: op_m(e, 0, 0x0FB7, 2, RCX, RDX, 0); break;
-        default: op_m(e, 0, 0x8B, 1, RCX, RDX, 0); break;
+    return miss;
+}
+
+/* The host access of a load or store: at [rdx + rax] (indexed) or at
+ * [rdx + disp]. */
+static void emit_access(tctx *t, int op, const dinsn *d, bool indexed, int32_t disp)
+{
+    em *e = &t->e;
+    int size = mem_size(op);
+#define MEMOP(opc, nopc, reg)                                                 \
+    do {                                                                      \
+        if (indexed)                                                          \
+            op_mi(e, 0, opc, nopc, reg, RDX, RAX, 0);                         \
+        else                                                                  \
+            op_m(e, 0, opc, nopc, reg, RDX, disp);                            \
+    } while (0)
+    if (op_store(op)) {
+        int v = gsrc(t, d->rt, RCX);
+        if (size == 1) {
+            if (v == RSI || v == RDI)
+                b1(e, 0x40); /* sil/dil, not dh/bh */
+            MEMOP(0x88, 1, v);
+        } else {
+            if (size == 2)
+                b1(e, 0x66);
+            MEMOP(0x89, 1, v);
         }
-        st(e, d->rt, RCX);
+    } else {
+        int v = gdst(t, d->rt, RCX);
+        switch (op) {
+        case OP_lb: MEMOP(0x0FBE, 2, v); break;
+        case OP_lbu: MEMOP(0x0FB6, 2, v); break;
+        case OP_lh: MEMOP(0x0FBF, 2, v); break;
+        case OP_lhu: MEMOP(0x0FB7, 2, v); break;
+        default: MEMOP(0x8B, 1, v); break;
+        }
+        gput(t, d->rt, v);
     }
+#undef MEMOP
+}
+
+static uint32_t mem_spec(int op, const dinsn *d)
+{
+    if (op == OP_lwl || op == OP_lwr)
+        return (uint32_t)op | (uint32_t)d->rd << 8 | (uint32_t)d->rt << 16;
+    return (uint32_t)op | (uint32_t)d->rt << 8 | (uint32_t)d->rt << 16;
+}
+
+/* Memory access: eax = va, TLB probe, access; a miss calls the
+ * interpreter's slow path (h_load/h_store) and comes back. */
+static void emit_mem(tctx *t, int op, const dinsn *d, uint32_t kinfo)
+{
+    em *e = &t->e;
+    bool store = op_store(op);
+    int size = mem_size(op);
+    uint32_t spec = mem_spec(op, d);
+    emit_va(t, d);
+    if (!size) { /* lwl/lwr/swl/swr: always the slow path, which jumps back */
+        uint8_t *to = jmp32(e);
+        add_stub(t, store ? S_STORE : S_LOAD, to, e->p, kinfo, spec);
+        if (!store)
+            t->dirty |= is_cached(t, d->rd) ? 1u << d->rd : 0;
+        return;
+    }
+    uint32_t dirty0 = t->dirty; /* the slow path's write-back: before this load */
+    uint8_t *miss = emit_probe(t, store, size);
+    emit_access(t, op, d, true, 0);
+    uint32_t dirty1 = t->dirty;
+    t->dirty = dirty0;
     add_stub(t, store ? S_STORE : S_LOAD, miss, e->p, kinfo, spec);
+    t->dirty = dirty1;
+}
+
+static bool emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *ends);
+
+/* Operations allowed between the accesses of a group: pure, and rdx
+ * untouched. */
+static bool op_pure(int op);
+static bool group_filler(int op)
+{
+    switch (op) {
+    case OP_movz: case OP_movn: case OP_mult: case OP_multu: case OP_madd: case OP_maddu:
+    case OP_msub: case OP_msubu: case OP_div: case OP_divu: case OP_clz: case OP_clo:
+        return false;
+    default:
+        return op_pure(op);
+    }
+}
+
+/*
+ * A group: loads (or stores) of one size off one base register, from the
+ * word k0 of the node to its last member, with pure operations between
+ * them that leave the base alone (a load into the base ends it).  When the
+ * first access hits the TLB and the lowest and highest member addresses
+ * are on its page, every member hits the same entry: one probe, then each
+ * member is a single host access at [rdx + offset].  Otherwise the whole
+ * span runs as usual from a copy in a stub.  Returns the last member's
+ * word, or k0 when there is no group.
+ */
+static uint32_t plan_group(tctx *t, const node *nd, uint32_t k0, int32_t *lo, int32_t *hi)
+{
+    dinsn d0, d;
+    int op0 = tdecode(t, nd->idx + k0, &d0);
+    int size = mem_size(op0);
+    bool store = op_store(op0);
+    uint32_t last = k0;
+    if (!size || d0.rs == 0 || (!store && d0.rt == d0.rs))
+        return k0;
+    *lo = *hi = (int32_t)d0.imm;
+    for (uint32_t k = k0 + 1; k < nd->kend; k++) {
+        int op = tdecode(t, nd->idx + k, &d);
+        unsigned src[3], dst;
+        int32_t off = (int32_t)d.imm;
+        if (mem_size(op) == size && op_store(op) == store && d.rs == d0.rs &&
+            (off - (int32_t)d0.imm) % size == 0) {
+            int32_t l = off < *lo ? off : *lo, h = off > *hi ? off : *hi;
+            if (h - l >= (int32_t)PAGE_SIZE)
+                break;
+            *lo = l;
+            *hi = h;
+            last = k;
+            if (!store && d.rt == d0.rs)
+                break;
+            continue;
+        }
+        if (!group_filler(op))
+            break;
+        insn_regs(op, &d, src, &dst);
+        if (dst == d0.rs)
+            break;
+    }
+    return last;
+}
+
+static void emit_group(tctx *t, const node *nd, uint32_t k0, uint32_t k1, int32_t lo, int32_t hi)
+{
+    em *e = &t->e;
+    dinsn d0;
+    int op0 = tdecode(t, nd->idx + k0, &d0);
+    int32_t f = (int32_t)d0.imm;
+    uint32_t dirty0 = t->dirty;
+    uint8_t *out[3] = {NULL, NULL, NULL};
+    emit_va(t, &d0);
+    /* the lowest and highest addresses on the first one's page */
+    if (hi > f) {
+        op_m(e, 0, 0x8D, 1, RCX, RAX, hi - f); /* lea ecx, [rax + hi - f] */
+        alu_rr(e, A_XOR, RCX, RAX);
+        op_r(e, 0, 0xF7, 1, 0, RCX);
+        d32(e, PAGE_MASK); /* test ecx, PAGE_MASK */
+        out[0] = jcc(e, CC_NE);
+    }
+    if (lo < f) {
+        op_m(e, 0, 0x8D, 1, RCX, RAX, lo - f);
+        alu_rr(e, A_XOR, RCX, RAX);
+        op_r(e, 0, 0xF7, 1, 0, RCX);
+        d32(e, PAGE_MASK);
+        out[1] = jcc(e, CC_NE);
+    }
+    out[2] = emit_probe(t, op_store(op0), mem_size(op0));
+    op_r(e, 1, 0x01, 1, RAX, RDX); /* add rdx, rax: the first access's host address */
+    for (uint32_t k = k0; k <= k1; k++) {
+        dinsn d;
+        bool ends;
+        int op = tdecode(t, nd->idx + k, &d);
+        if (k == k0 || (mem_size(op) && d.rs == d0.rs))
+            emit_access(t, op, &d, false, (int32_t)d.imm - f);
+        else
+            emit_insn(t, op, &d, k, false, &ends);
+    }
+    /* the span as usual, out of line */
+    uint32_t dirty1 = t->dirty;
+    t->dirty = dirty0;
+    for (int i = 0; i < 3; i++)
+        if (out[i]) {
+            add_stub(t, S_SPAN, out[i], e->p, k0, k1);
+            for (int j = i + 1; j < 3; j++) /* one copy: the others jump to it */
+                if (out[j] && t->ns) {
+                    t->st[t->ns - 1].from2[j - i - 1] = out[j];
+                    out[j] = NULL;
+                }
+        }
+    t->dirty = dirty1;
 }
 
 /* Translate one non-branch word; false: not translated (the block ends). */
@@ -640,40 +1214,58 @@ static bool emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool
     switch (op) {
     case OP_nop: case OP_sync: case OP_pref:
         return true;
-    case OP_sll: case OP_srl: case OP_sra: case OP_rotr:
-        ld(e, RAX, d->rt);
+    case OP_sll: case OP_srl: case OP_sra: case OP_rotr: {
+        int ext = op == OP_sll ? 4 : op == OP_srl ? 5 : op == OP_sra ? 7 : 1;
+        int v = gdst(t, d->rd, RAX);
+        if (v == RAX && d->rd == d->rt) { /* shift dword [rd], sa */
+            if (d->sa) {
+                op_m(e, 0, 0xC1, 1, ext, RBX, GR(d->rd));
+                b1(e, d->sa);
+            }
+            return true;
+        }
+        gmov(t, v, d->rt);
         if (d->sa)
-            sh_ri(e, op == OP_sll ? 4 : op == OP_srl ? 5 : op == OP_sra ? 7 : 1, RAX, d->sa);
-        st(e, d->rd, RAX);
+            sh_ri(e, ext, v, d->sa);
+        gput(t, d->rd, v);
         return true;
-    case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv:
-        ld(e, RCX, d->rs);
-        ld(e, RAX, d->rt);
-        sh_rcl(e, op == OP_sllv ? 4 : op == OP_srlv ? 5 : op == OP_srav ? 7 : 1, RAX);
-        st(e, d->rd, RAX);
+    }
+    case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv: {
+        gmov(t, RCX, d->rs);
+        int v = gdst(t, d->rd, RAX);
+        gmov(t, v, d->rt);
+        sh_rcl(e, op == OP_sllv ? 4 : op == OP_srlv ? 5 : op == OP_srav ? 7 : 1, v);
+        gput(t, d->rd, v);
         return true;
-    case OP_movz: case OP_movn:
-        ld(e, RAX, d->rd);
-        ld(e, RDX, d->rs);
-        ld(e, RCX, d->rt);
-        op_r(e, 0, 0x85, 1, RCX, RCX);
-        cmov(e, op == OP_movz ? CC_E : CC_NE, RAX, RDX);
-        st(e, d->rd, RAX);
+    }
+    case OP_movz: case OP_movn: {
+        int s = gsrc(t, d->rs, RDX);
+        int c = gsrc(t, d->rt, RCX);
+        op_r(e, 0, 0x85, 1, c, c);
+        int v = gdst(t, d->rd, RAX);
+        gmov(t, v, d->rd); /* mov: the flags stay */
+        cmov(e, op == OP_movz ? CC_E : CC_NE, v, s);
+        gput(t, d->rd, v);
         return true;
+    }
     case OP_syscall: emit_raise(t, kinfo, EXC_SYS); *ends = true; return true;
     case OP_brk: emit_raise(t, kinfo, EXC_BP); *ends = true; return true;
     case OP_ri: emit_raise(t, kinfo, EXC_RI); *ends = true; return true;
     case OP_cpu1: emit_raise(t, kinfo, EXC_CPU | 1u << 8); *ends = true; return true;
     case OP_trap_quirk: emit_raise(t, kinfo, EXC_TR); *ends = true; return true;
-    case OP_mfhi: ldf(e, RAX, OFF(hi)); st(e, d->rd, RAX); return true;
-    case OP_mflo: ldf(e, RAX, OFF(lo)); st(e, d->rd, RAX); return true;
-    case OP_mthi: ld(e, RAX, d->rs); stf(e, OFF(hi), RAX); return true;
-    case OP_mtlo: ld(e, RAX, d->rs); stf(e, OFF(lo), RAX); return true;
+    case OP_mfhi: case OP_mflo: {
+        int v = gdst(t, d->rd, RAX);
+        ldf(e, v, op == OP_mfhi ? OFF(hi) : OFF(lo));
+        gput(t, d->rd, v);
+        return true;
+    }
+    case OP_mthi: stf(e, OFF(hi), gsrc(t, d->rs, RAX)); return true;
+    case OP_mtlo: stf(e, OFF(lo), gsrc(t, d->rs, RAX)); return true;
     case OP_mult: case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu: {
         bool sgn = op == OP_mult || op == OP_madd || op == OP_msub;
-        ld(e, RAX, d->rs);
-        ld(e, RCX, d->rt);
-        op_r(e, 0, 0xF7, 1, sgn ? 5 : 4, RCX); /* (i)mul ecx: edx:eax */
+        gmov(t, RAX, d->rs);
+        int c = gsrc(t, d->rt, RCX);
+        op_r(e, 0, 0xF7, 1, sgn ? 5 : 4, c); /* (i)mul c: edx:eax */
         if (op == OP_mult || op == OP_multu) {
             stf(e, OFF(lo), RAX);
             stf(e, OFF(hi), RDX);
@@ -686,17 +1278,28 @@ static bool emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool
         }
         return true;
     }
-    case OP_mul:
-        ld(e, RAX, d->rs);
-        ld(e, RCX, d->rt);
-        op_r(e, 0, 0x0FAF, 2, RAX, RCX); /* imul eax, ecx */
-        st(e, d->rd, RAX);
+    case OP_mul: {
+        unsigned a = d->rs, b = d->rt;
+        int v = gdst(t, d->rd, RAX);
+        if (v != RAX && a != b && is_cached(t, b) && t->hr[b] == v) {
+            a = d->rt; /* rd = rs * rd: multiply rd in place */
+            b = d->rs;
+        }
+        gmov(t, v, a);
+        if (b == 0)
+            mov_ri(e, v, 0);
+        else if (is_cached(t, b))
+            op_r(e, 0, 0x0FAF, 2, v, t->hr[b]); /* imul v, b */
+        else
+            op_m(e, 0, 0x0FAF, 2, v, RBX, GR(b));
+        gput(t, d->rd, v);
         return true;
+    }
     case OP_div: case OP_divu: {
-        ld(e, RCX, d->rt);
+        gmov(t, RCX, d->rt);
         op_r(e, 0, 0x85, 1, RCX, RCX);
         uint8_t *z = jcc(e, CC_E);
-        ld(e, RAX, d->rs);
+        gmov(t, RAX, d->rs);
         uint8_t *ovf = NULL, *ovf2 = NULL;
         if (op == OP_div) {
             alu_ri(e, A_CMP, RCX, 0xFFFFFFFFu);
@@ -724,203 +1327,186 @@ static bool emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool
         return true;
     }
     case OP_add: case OP_sub: case OP_addi: {
-        ld(e, RAX, d->rs);
+        /* into eax: the destination keeps its value on overflow */
+        gmov(t, RAX, d->rs);
         if (op == OP_addi)
             alu_ri(e, A_ADD, RAX, d->imm);
         else
-            alu_rm(e, op == OP_add ? A_ADD : A_SUB, RAX, d->rt);
+            galu(t, op == OP_add ? A_ADD : A_SUB, RAX, d->rt);
         add_stub(t, S_RAISE, jcc(e, CC_O), NULL, kinfo, EXC_OV);
-        st(e, op == OP_addi ? d->rt : d->rd, RAX);
+        gput(t, op == OP_addi ? d->rt : d->rd, RAX);
         return true;
     }
-    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor: {
-        static const int ext[] = {A_ADD, A_SUB, A_AND, A_OR, A_XOR, A_OR};
-        int x = op == OP_addu ? 0 : op == OP_subu ? 1 : op == OP_and ? 2 : op == OP_or ? 3
-                : op == OP_xor ? 4 : 5;
-        ld(e, RAX, d->rs);
-        alu_rm(e, ext[x], RAX, d->rt);
-        if (op == OP_nor)
-            op_r(e, 0, 0xF7, 1, 2, RAX); /* not eax */
-        st(e, d->rd, RAX);
+    case OP_addu: alu3(t, A_ADD, d->rd, d->rs, d->rt, true); return true;
+    case OP_subu: alu3(t, A_SUB, d->rd, d->rs, d->rt, false); return true;
+    case OP_and: alu3(t, A_AND, d->rd, d->rs, d->rt, true); return true;
+    case OP_or: alu3(t, A_OR, d->rd, d->rs, d->rt, true); return true;
+    case OP_xor: alu3(t, A_XOR, d->rd, d->rs, d->rt, true); return true;
+    case OP_nor:
+        alu3(t, A_OR, d->rd, d->rs, d->rt, true);
+        if (is_cached(t, d->rd))
+            op_r(e, 0, 0xF7, 1, 2, t->hr[d->rd]); /* not */
+        else
+            op_m(e, 0, 0xF7, 1, 2, RBX, GR(d->rd)); /* not dword [rd] */
         return true;
-    }
     case OP_slt: case OP_sltu:
-        ld(e, RCX, d->rs);
-        op_r(e, 0, 0x31, 1, RAX, RAX);
-        alu_rm(e, A_CMP, RCX, d->rt);
-        setcc(e, op == OP_slt ? CC_L : CC_B, RAX);
-        st(e, d->rd, RAX);
+        emit_set_lt(t, op == OP_slt ? CC_L : CC_B, d->rd, d->rs, d->rt, 0);
         return true;
     case OP_slti: case OP_sltiu:
-        ld(e, RCX, d->rs);
-        op_r(e, 0, 0x31, 1, RAX, RAX);
-        op_r(e, 0, 0x81, 1, A_CMP, RCX);
-        d32(e, d->imm);
-        setcc(e, op == OP_slti ? CC_L : CC_B, RAX);
-        st(e, d->rt, RAX);
+        emit_set_lt(t, op == OP_slti ? CC_L : CC_B, d->rt, d->rs, -1, d->imm);
         return true;
     case OP_tge: case OP_tgeu: case OP_tlt: case OP_tltu: case OP_teq: case OP_tne: {
         static const int cc[] = {CC_GE, CC_AE, CC_L, CC_B, CC_E, CC_NE};
-        int x = op - OP_tge;
-        ld(e, RAX, d->rs);
-        alu_rm(e, A_CMP, RAX, d->rt);
-        add_stub(t, S_RAISE, jcc(e, cc[x]), NULL, kinfo, EXC_TR);
+        int a = gsrc(t, d->rs, RAX);
+        galu(t, A_CMP, a, d->rt);
+        add_stub(t, S_RAISE, jcc(e, cc[op - OP_tge]), NULL, kinfo, EXC_TR);
         return true;
     }
-    case OP_move: ld(e, RAX, d->rs); st(e, d->rd, RAX); return true;
-    case OP_addiu: case OP_andi: case OP_ori: case OP_xori:
-        ld(e, RAX, d->rs);
-        alu_ri(e, op == OP_addiu ? A_ADD : op == OP_andi ? A_AND : op == OP_ori ? A_OR : A_XOR,
-               RAX, d->imm);
-        st(e, d->rt, RAX);
+    case OP_move:
+        if (is_cached(t, d->rd))
+            gput(t, d->rd, gsrc(t, d->rs, RAX));
+        else
+            st(e, d->rd, gsrc(t, d->rs, RAX));
         return true;
+    case OP_addiu: alui(t, A_ADD, d->rt, d->rs, d->imm); return true;
+    case OP_andi: alui(t, A_AND, d->rt, d->rs, d->imm); return true;
+    case OP_ori: alui(t, A_OR, d->rt, d->rs, d->imm); return true;
+    case OP_xori: alui(t, A_XOR, d->rt, d->rs, d->imm); return true;
     case OP_li: case OP_lui:
-        mov_ri(e, RAX, d->imm);
-        st(e, d->rt, RAX);
+        if (is_cached(t, d->rt)) {
+            mov_ri(e, t->hr[d->rt], d->imm);
+            t->dirty |= 1u << d->rt;
+        } else {
+            stf_imm(e, GR(d->rt), d->imm);
+        }
         return true;
     case OP_clz: case OP_clo:
-        ld(e, RAX, d->rs);
+        gmov(t, RAX, d->rs);
         if (op == OP_clo)
             op_r(e, 0, 0xF7, 1, 2, RAX);
         op_r(e, 0, 0x0FBD, 2, RCX, RAX); /* bsr ecx, eax (ZF: eax == 0) */
         mov_ri(e, RDX, 63);              /* mov: flags kept (not xor) */
         cmov(e, CC_E, RCX, RDX);
         alu_ri(e, A_XOR, RCX, 31);
-        st(e, d->rd, RCX);
+        gput(t, d->rd, RCX);
         return true;
-    case OP_ext:
-        ld(e, RAX, d->rs);
+    case OP_ext: {
+        int v = gdst(t, d->rt, RAX);
+        gmov(t, v, d->rs);
         if (d->sa)
-            sh_ri(e, 5, RAX, d->sa);
-        alu_ri(e, A_AND, RAX, d->imm);
-        st(e, d->rt, RAX);
+            sh_ri(e, 5, v, d->sa);
+        alu_ri(e, A_AND, v, d->imm);
+        gput(t, d->rt, v);
         return true;
+    }
     case OP_ins:
-        ld(e, RAX, d->rs);
+        gmov(t, RAX, d->rs);
         if (d->sa)
             sh_ri(e, 4, RAX, d->sa);
         alu_ri(e, A_AND, RAX, d->imm);
-        ld(e, RCX, d->rt);
+        gmov(t, RCX, d->rt);
         alu_ri(e, A_AND, RCX, ~d->imm);
         alu_rr(e, A_OR, RAX, RCX);
-        st(e, d->rd, RAX);
+        gput(t, d->rd, RAX);
         return true;
     case OP_wsbh:
-        ld(e, RAX, d->rt);
+        gmov(t, RAX, d->rt);
         mov_rr(e, RCX, RAX);
         alu_ri(e, A_AND, RAX, 0x00FF00FFu);
         sh_ri(e, 4, RAX, 8);
         sh_ri(e, 5, RCX, 8);
         alu_ri(e, A_AND, RCX, 0x00FF00FFu);
         alu_rr(e, A_OR, RAX, RCX);
-        st(e, d->rd, RAX);
+        gput(t, d->rd, RAX);
         return true;
-    case OP_seb: case OP_seh:
-        ld(e, RCX, d->rt);
-        op_r(e, 0, op == OP_seb ? 0x0FBE : 0x0FBF, 2, RAX, RCX);
-        st(e, d->rd, RAX);
+    case OP_seb: case OP_seh: {
+        gmov(t, RCX, d->rt);
+        int v = gdst(t, d->rd, RAX);
+        op_r(e, 0, op == OP_seb ? 0x0FBE : 0x0FBF, 2, v, RCX);
+        gput(t, d->rd, v);
         return true;
+    }
     case OP_lb: case OP_lbu: case OP_lh: case OP_lhu: case OP_lw: case OP_lwl: case OP_lwr:
     case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
         emit_mem(t, op, d, kinfo);
         return true;
     case OP_ll: case OP_sc: {
-        emit_self(t, RCX);
-        ld(e, RSI, d->rs);
+        unsigned dst = op == OP_ll ? d->rt : d->rd;
+        gmov(t, RAX, d->rs);
         if (d->imm)
-            alu_ri(e, A_ADD, RSI, d->imm);
+            alu_ri(e, A_ADD, RAX, d->imm);
+        writeback(t, t->dirty);
+        mov_rr(e, RSI, RAX);
+        emit_self(t, RCX);
         op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
         mov_ri(e, RDX, kinfo);
-        mov_ri(e, RCX, (uint32_t)op | (uint32_t)(op == OP_ll ? d->rt : d->rd) << 8 |
-                           (uint32_t)d->rt << 16);
+        mov_ri(e, RCX, (uint32_t)op | dst << 8 | (uint32_t)d->rt << 16);
         call_abs(e, (const void *)h_llsc);
         op_r(e, 0, 0x85, 1, RAX, RAX);
         patch(e, jcc(e, CC_NE), t->exit);
+        reload(t);
+        if (is_cached(t, dst))
+            t->dirty |= 1u << dst;
         return true;
     }
     default:
-        return false; /* CP0/CP2, rdhwr, cache, wait, eret, di/ei: interpreter */
+        return false; /* see op_translated */
     }
 }
 
-/* eax = the link / target value helpers */
-static void emit_cond_branch(tctx *t, int op, const dinsn *d, uint32_t k, bool *likely)
+static bool op_likely(int op)
+{
+    return op == OP_beql || op == OP_bnel || op == OP_blezl || op == OP_bgtzl ||
+           op == OP_bltzl || op == OP_bgezl || op == OP_bltzall || op == OP_bgezall;
+}
+
+static bool op_links(int op)
+{
+    return op == OP_bltzal || op == OP_bgezal || op == OP_bltzall || op == OP_bgezall;
+}
+
+static bool op_pcrel(int op)
+{
+    return is_branch_op(op) && op != OP_j && op != OP_jal && op != OP_jr && op != OP_jalr;
+}
+
+/* Compare for a conditional branch (sources as they are now); returns the
+ * x86 condition of "taken". */
+static int emit_cmp(tctx *t, int op, const dinsn *d)
 {
     em *e = &t->e;
-    int cc = CC_E;
-    *likely = false;
-    /* compare, flags set for "taken" = cc */
-    switch (op) {
-    case OP_beq: case OP_bne: case OP_beql: case OP_bnel:
-        ld(e, RAX, d->rs);
-        alu_rm(e, A_CMP, RAX, d->rt);
-        cc = (op == OP_beq || op == OP_beql) ? CC_E : CC_NE;
-        break;
-    case OP_b:
-        alu_rr(e, A_CMP, RAX, RAX);
-        cc = CC_E;
-        break;
-    default: {
-        /* compare rs with 0 (bltz.. read rs before the link write) */
-        ld(e, RAX, d->rs);
-        if (op == OP_bltzal || op == OP_bgezal || op == OP_bltzall || op == OP_bgezall) {
-            lea_pc(e, RCX, PCOFF(k) + 8);
-            st(e, 31, RCX);
-        }
-        alu_ri(e, A_CMP, RAX, 0);
-        switch (op) {
-        case OP_bltz: case OP_bltzl: case OP_bltzal: case OP_bltzall: cc = CC_L; break;
-        case OP_bgez: case OP_bgezl: case OP_bgezal: case OP_bgezall: cc = CC_GE; break;
-        case OP_blez: case OP_blezl: cc = CC_LE; break;
-        default: cc = CC_G; break;
-        }
-    }
-    }
-    *likely = op == OP_beql || op == OP_bnel || op == OP_blezl || op == OP_bgtzl ||
-              op == OP_bltzl || op == OP_bgezl || op == OP_bltzall || op == OP_bgezall;
-    uint32_t toff = PCOFF(k) + 4 + d->imm;
-    if (*likely) {
-        /* not taken: the slot is nullified, the block ends after the branch */
-        add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
-        lea_pc(e, RAX, toff);
-        stf(e, OFF(jit_next), RAX);
+    unsigned a = d->rs;
+    unsigned b = (op == OP_beq || op == OP_bne || op == OP_beql || op == OP_bnel) ? d->rt : 0;
+    bool eqne = op == OP_beq || op == OP_bne || op == OP_beql || op == OP_bnel;
+    if (a && !b && t->zf_p == e->p && t->zf_gr == a && (eqne || t->zf_logic))
+        ; /* the op just before left the flags of a (an addiu before bnez) */
+    else if (is_cached(t, a))
+        galu(t, A_CMP, t->hr[a], b);
+    else if (a && is_cached(t, b))
+        op_m(e, 0, 0x39, 1, t->hr[b], RBX, GR(a)); /* cmp [a], b */
+    else if (a && !b) {
+        op_m(e, 0, 0x83, 1, A_CMP, RBX, GR(a)); /* cmp dword [a], 0 */
+        b1(e, 0);
     } else {
-        lea_pc(e, RAX, PCOFF(k) + 8);
-        lea_pc(e, RCX, toff);
-        cmov(e, cc, RAX, RCX);
-        stf(e, OFF(jit_next), RAX);
+        gmov(t, RAX, a);
+        galu(t, A_CMP, RAX, b);
     }
-}
-
-static bool emit_branch(tctx *t, int op, const dinsn *d, uint32_t k, bool *likely)
-{
-    em *e = &t->e;
-    *likely = false;
     switch (op) {
-    case OP_j: case OP_jal:
-        if (op == OP_jal) {
-            lea_pc(e, RCX, PCOFF(k) + 8);
-            st(e, 31, RCX);
-        }
-        lea_pc(e, RAX, PCOFF(k) + 4);
-        alu_ri(e, A_AND, RAX, 0xF0000000u);
-        alu_ri(e, A_OR, RAX, d->imm);
-        stf(e, OFF(jit_next), RAX);
-        return true;
-    case OP_jr: case OP_jalr:
-        ld(e, RAX, d->rs);
-        if (op == OP_jalr) {
-            lea_pc(e, RCX, PCOFF(k) + 8);
-            st(e, d->rd, RCX);
-        }
-        stf(e, OFF(jit_next), RAX);
-        return true;
-    default:
-        emit_cond_branch(t, op, d, k, likely);
-        return true;
+    case OP_beq: case OP_beql: return CC_E;
+    case OP_bne: case OP_bnel: return CC_NE;
+    case OP_bltz: case OP_bltzl: case OP_bltzal: case OP_bltzall: return CC_L;
+    case OP_bgez: case OP_bgezl: case OP_bgezal: case OP_bgezall: return CC_GE;
+    case OP_blez: case OP_blezl: return CC_LE;
+    default: return CC_G;
     }
 }
 
+/* The link register write of bal/jal/jalr: rd = PC of word k + 8. */
+static void emit_link(tctx *t, unsigned rd, uint32_t k)
+{
+    lea_pc(&t->e, RCX, PCOFF(k) + 8);
+    gput(t, rd, RCX);
+}
 
 /* Delay-slot operations that never leave the block (no exception, no slow
  * path): the branch's condition may then be tested after them. */
@@ -942,99 +1528,126 @@ static bool op_pure(int op)
     }
 }
 
-/* The GPR a pure operation writes (32: none, or HI/LO). */
-static unsigned pure_dest(int op, const dinsn *d)
-{
-    switch (op) {
-    case OP_nop: case OP_sync: case OP_pref: case OP_mthi: case OP_mtlo: case OP_mult:
-    case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu: case OP_div:
-    case OP_divu:
-        return 32;
-    case OP_slti: case OP_sltiu: case OP_addiu: case OP_andi: case OP_ori: case OP_xori:
-    case OP_li: case OP_lui: case OP_ext:
-        return d->rt;
-    default:
-        return d->rd;
-    }
-}
-
-static bool op_likely(int op)
-{
-    return op == OP_beql || op == OP_bnel || op == OP_blezl || op == OP_bgtzl ||
-           op == OP_bltzl || op == OP_bgezl || op == OP_bltzall || op == OP_bgezall;
-}
-
-static bool op_links(int op)
-{
-    return op == OP_bltzal || op == OP_bgezal || op == OP_bltzall || op == OP_bgezall;
-}
-
-/* Compare for a conditional branch; returns the x86 condition of "taken". */
-static int emit_cmp(tctx *t, int op, const dinsn *d)
-{
-    em *e = &t->e;
-    switch (op) {
-    case OP_beq: case OP_bne: case OP_beql: case OP_bnel:
-        ld(e, RAX, d->rs);
-        alu_rm(e, A_CMP, RAX, d->rt);
-        return (op == OP_beq || op == OP_beql) ? CC_E : CC_NE;
-    default:
-        ld(e, RAX, d->rs);
-        alu_ri(e, A_CMP, RAX, 0);
-        switch (op) {
-        case OP_bltz: case OP_bltzl: case OP_bltzal: case OP_bltzall: return CC_L;
-        case OP_bgez: case OP_bgezl: case OP_bgezal: case OP_bgezall: return CC_GE;
-        case OP_blez: case OP_blezl: return CC_LE;
-        default: return CC_G;
-        }
-    }
-}
-
 /* A PC-relative branch whose slot is pure and does not write the branch's
- * sources: slot first, then the test, straight into the two link sites. */
+ * sources: slot first, then the test, straight into the two successors. */
 static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
                              uint32_t k)
 {
     em *e = &t->e;
-    switch (op) {
-    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_bltzal:
-    case OP_bgezal: case OP_bltzall: case OP_bgezall: case OP_beq: case OP_bne:
-    case OP_blez: case OP_bgtz: case OP_beql: case OP_bnel: case OP_blezl:
-    case OP_bgtzl: case OP_b:
-        break;
-    default:
+    if (!op_pcrel(op) || !op_pure(dop))
         return false;
-    }
-    if (!op_pure(dop))
-        return false;
-    unsigned w = pure_dest(dop, ds);
-    if (w != 32 && (w == d->rs || w == d->rt))
+    unsigned src[3], w;
+    insn_regs(dop, ds, src, &w);
+    if (w && (w == d->rs || w == d->rt))
         return false;
     if (op_links(op) && d->rs == 31)
         return false;
     uint32_t toff = PCOFF(k) + 4 + d->imm, foff = PCOFF(k) + 8;
     bool ends;
-    if (op_links(op)) {
-        lea_pc(e, RCX, PCOFF(k) + 8);
-        st(e, 31, RCX);
-    }
+    if (op_links(op))
+        emit_link(t, 31, k);
     if (op == OP_b) {
         emit_insn(t, dop, ds, k + 1, true, &ends);
-        exit_static(t, toff, k + 2);
+        edge(t, toff, k + 2);
     } else if (op_likely(op)) {
         int cc = emit_cmp(t, op, d);
         add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
         emit_insn(t, dop, ds, k + 1, true, &ends);
-        exit_static(t, toff, k + 2);
+        edge(t, toff, k + 2);
     } else {
         emit_insn(t, dop, ds, k + 1, true, &ends);
         int cc = emit_cmp(t, op, d);
-        uint8_t *nt = jcc(e, cc ^ 1);
-        exit_static(t, toff, k + 2);
-        patch(e, nt, e->p);
-        exit_static(t, foff, k + 2);
+        int ni = node_at(t, toff);
+        if (ni >= 0 && !(t->dirty & ~t->nd[ni].din)) {
+            add_fix(t, jcc(e, cc), (unsigned)ni); /* taken: straight in */
+        } else {
+            uint8_t *nt = jcc(e, cc ^ 1);
+            edge(t, toff, k + 2);
+            patch(e, nt, e->p);
+        }
+        edge(t, foff, k + 2);
     }
     return true;
+}
+
+/* Any other branch and its slot (word k + 1): the next PC goes through
+ * jit_next (the slot's slow paths publish it as the branch target). */
+static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
+                             uint32_t k)
+{
+    em *e = &t->e;
+    uint32_t toff = PCOFF(k) + 4 + d->imm, foff = PCOFF(k) + 8;
+    switch (op) {
+    case OP_j: case OP_jal:
+        if (op == OP_jal)
+            emit_link(t, 31, k);
+        lea_pc(e, RAX, PCOFF(k) + 4);
+        alu_ri(e, A_AND, RAX, 0xF0000000u);
+        alu_ri(e, A_OR, RAX, d->imm);
+        stf(e, OFF(jit_next), RAX);
+        break;
+    case OP_jr: case OP_jalr:
+        stf(e, OFF(jit_next), gsrc(t, d->rs, RAX)); /* before the link write */
+        if (op == OP_jalr)
+            emit_link(t, d->rd, k);
+        break;
+    case OP_b:
+        lea_pc(e, RAX, toff);
+        stf(e, OFF(jit_next), RAX);
+        break;
+    default:
+        if (op_links(op)) {
+            /* compare the old rs (it may be $31) */
+            gmov(t, RAX, d->rs);
+            emit_link(t, 31, k);
+            alu_ri(e, A_CMP, RAX, 0);
+        }
+        {
+            int cc = op_links(op) ? (op == OP_bltzal || op == OP_bltzall ? CC_L : CC_GE)
+                                  : emit_cmp(t, op, d);
+            if (op_likely(op)) {
+                /* not taken: the slot is nullified, the block ends after the branch */
+                add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
+                lea_pc(e, RAX, toff);
+            } else {
+                lea_pc(e, RAX, foff);
+                lea_pc(e, RCX, toff);
+                cmov(e, cc, RAX, RCX);
+            }
+            stf(e, OFF(jit_next), RAX);
+        }
+        break;
+    }
+    bool ends;
+    if (!emit_insn(t, dop, ds, k + 1, true, &ends))
+        return false;
+    if (ends)
+        return true;
+    if (!op_pcrel(op)) {
+        writeback(t, t->dirty);
+        ldf(e, RAX, OFF(jit_next));
+        end_block(t, k + 2);
+    } else if (op_likely(op) || op == OP_b) {
+        edge(t, toff, k + 2);
+    } else {
+        lea_pc(e, RCX, toff);
+        op_m(e, 0, 0x39, 1, RCX, RBX, OFF(jit_next)); /* cmp [next], ecx */
+        uint8_t *nt = jcc(e, CC_NE);
+        edge(t, toff, k + 2);
+        patch(e, nt, e->p);
+        edge(t, foff, k + 2);
+    }
+    return true;
+}
+
+/* Set the context of node ni (for emit_self, PCOFF and edges). */
+static void set_node(tctx *t, unsigned ni)
+{
+    t->zf_p = NULL;
+    t->rax_p = NULL;
+    t->cur = ni;
+    t->idx0 = t->nd[ni].idx;
+    t->n = t->nd[ni].n;
 }
 
 static void emit_stubs(tctx *t)
@@ -1042,6 +1655,8 @@ static void emit_stubs(tctx *t)
     em *e = &t->e;
     for (unsigned i = 0; i < t->ns; i++) {
         stub *s = &t->st[i];
+        set_node(t, s->node);
+        t->dirty = s->dirty;
         patch(e, s->from, e->p);
         switch (s->kind) {
         case S_RAISE:
@@ -1049,6 +1664,7 @@ static void emit_stubs(tctx *t)
             break;
         case S_LOAD:
         case S_STORE:
+            writeback(t, t->dirty);
             mov_rr(e, RSI, RAX);
             emit_self(t, RCX);
             op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
@@ -1057,15 +1673,275 @@ static void emit_stubs(tctx *t)
             call_abs(e, s->kind == S_LOAD ? (const void *)h_load : (const void *)h_store);
             op_r(e, 0, 0x85, 1, RAX, RAX);
             patch(e, jcc(e, CC_NE), t->exit);
+            reload(t);
             patch(e, jmp32(e), s->back);
             break;
         case S_NT: /* branch likely not taken */
-            exit_static(t, PCOFF(s->kinfo) + 8, s->kinfo + 1);
+            edge(t, PCOFF(s->kinfo) + 8, s->kinfo + 1);
+            break;
+        case S_SPAN: { /* a group's span, each access probing on its own */
+            const node *nd = &t->nd[s->node];
+            for (int j = 0; j < 2; j++)
+                patch(e, s->from2[j], e->p);
+            for (uint32_t k = s->kinfo; k <= s->arg; k++) {
+                dinsn d;
+                bool ends;
+                int op = tdecode(t, nd->idx + k, &d);
+                emit_insn(t, op, &d, k, false, &ends);
+            }
+            patch(e, jmp32(e), s->back);
+            break;
+        }
+        case S_FAIL: /* the budget does not cover the block: leave at it */
+            rbp_op(e, A_ADD, t->n);
+            writeback(t, t->dirty);
+            lea_pc(e, RAX, PCOFF(0));
+            stf(e, OFF(pc), RAX);
+            mov_ri(e, RAX, JIT_NORMAL);
+            patch(e, jmp32(e), t->exit);
             break;
         }
     }
 }
 
+/* ---- regions */
+
+static void count_regs(node *nd, int op, const dinsn *d)
+{
+    unsigned src[3], dst;
+    insn_regs(op, d, src, &dst);
+    for (int i = 0; i < 3; i++)
+        if (src[i] && src[i] < 32)
+            nd->uses[src[i]]++;
+    if (dst && dst < 32) {
+        nd->uses[dst]++;
+        nd->writes |= 1u << dst;
+    }
+}
+
+/* Scan the block at idx as emit_node will translate it: its translated
+ * length, static successors, register uses.  False: nothing to translate. */
+static bool scan_node(tctx *t, node *nd, uint32_t idx)
+{
+    const u32a *w = t->words;
+    memset(nd, 0, sizeof *nd);
+    nd->idx = idx;
+    nd->n = t->blen[idx] != BLEN_UNKNOWN ? t->blen[idx] : block_len(w, idx, false);
+    uint32_t k = 0, n = nd->n;
+    while (k < n) {
+        dinsn d;
+        int op = tdecode(t, idx + k, &d);
+        if (is_branch_op(op)) {
+            /* a slot past the block or the page, itself a branch, or not
+             * translated: the interpreter runs the branch */
+            if (k + 1 >= n)
+                break;
+            dinsn ds;
+            int dop = tdecode(t, idx + k + 1, &ds);
+            if (is_branch_op(dop) || !op_translated(dop))
+                break;
+            count_regs(nd, op, &d);
+            count_regs(nd, dop, &ds);
+            if (op_pcrel(op)) {
+                uint32_t toff = 4 * (idx + k) + 4 + d.imm;
+                if (toff < PAGE_SIZE)
+                    nd->toff[nd->ntarg++] = toff;
+                if (op != OP_b && 4 * (idx + k + 2) < PAGE_SIZE)
+                    nd->toff[nd->ntarg++] = 4 * (idx + k + 2);
+            }
+            k += 2;
+            break;
+        }
+        if (!op_translated(op))
+            break;
+        count_regs(nd, op, &d);
+        k++;
+        if (op_raises(op))
+            break;
+    }
+    nd->kend = k;
+    return k > 0;
+}
+
+/* The blocks of the region from the entry word idx (node 0 first): only
+ * blocks the interpreter has entered already (they have a jblock), so that
+ * paths never taken (error paths of kernel code) stay out. */
+static bool find_region(tctx *t, const dpage *dp, uint32_t idx)
+{
+    memset(t->at, -1, sizeof t->at);
+    t->nn = 0;
+    if (!scan_node(t, &t->nd[0], idx))
+        return false;
+    t->at[idx] = 0;
+    t->nn = 1;
+    uint32_t words = t->nd[0].kend;
+    for (unsigned q = 0; q < t->nn; q++) {
+        for (unsigned i = 0; i < t->nd[q].ntarg; i++) {
+            uint32_t ti = t->nd[q].toff[i] >> 2;
+            if (t->at[ti] != -1 || t->nn >= MAX_NODES)
+                continue;
+            if (!dp->jit[ti]) {
+                t->at[ti] = -2; /* not in the region: a branch there leaves it */
+                continue;
+            }
+            node *nd = &t->nd[t->nn];
+            if (!scan_node(t, nd, ti) || words + nd->kend > REGION_WORDS) {
+                t->at[ti] = -2; /* not in the region: a branch there leaves it */
+                continue;
+            }
+            words += nd->kend;
+            t->at[ti] = (int8_t)t->nn++;
+        }
+    }
+    /* Keep the blocks on a cycle through the entry (a loop it is part
+     * of): straight-line code gains nothing from being translated again in
+     * every region that reaches it, branches to other blocks are links. */
+    uint32_t reach[MAX_NODES], back = 1; /* back: the nodes that reach node 0 */
+    for (unsigned i = 0; i < t->nn; i++) {
+        reach[i] = 0;
+        for (unsigned k = 0; k < t->nd[i].ntarg; k++) {
+            int s = node_at(t, t->nd[i].toff[k]);
+            if (s >= 0)
+                reach[i] |= 1u << s;
+        }
+    }
+    for (bool ch = true; ch;) {
+        ch = false;
+        for (unsigned i = 0; i < t->nn; i++)
+            if (!(back >> i & 1) && (reach[i] & back)) {
+                back |= 1u << i;
+                ch = true;
+            }
+    }
+    unsigned nn = 0;
+    for (unsigned i = 0; i < t->nn; i++) {
+        t->at[t->nd[i].idx] = -2;
+        if (back >> i & 1) {
+            if (nn != i)
+                t->nd[nn] = t->nd[i];
+            nn++;
+        }
+    }
+    t->nn = nn;
+    for (unsigned i = 0; i < nn; i++)
+        t->at[t->nd[i].idx] = (int8_t)i;
+    return true;
+}
+
+/* Successor masks, cycles, the cached registers and the dirty sets. */
+static void plan_region(tctx *t)
+{
+    uint32_t succ[MAX_NODES];
+    for (unsigned i = 0; i < t->nn; i++) {
+        succ[i] = 0;
+        for (unsigned k = 0; k < t->nd[i].ntarg; k++) {
+            int s = node_at(t, t->nd[i].toff[k]);
+            if (s >= 0) {
+                succ[i] |= 1u << s;
+                t->nd[s].has_pred = true;
+            }
+        }
+        t->nd[i].reach = succ[i];
+    }
+    for (bool ch = true; ch;) {
+        ch = false;
+        for (unsigned i = 0; i < t->nn; i++) {
+            uint32_t r = t->nd[i].reach;
+            for (unsigned j = 0; j < t->nn; j++)
+                if (r >> j & 1)
+                    r |= t->nd[j].reach;
+            if (r != t->nd[i].reach) {
+                t->nd[i].reach = r;
+                ch = true;
+            }
+        }
+    }
+    /* the registers used most, a block on a cycle weighing 8 times more */
+    uint32_t score[32] = {0};
+    for (unsigned i = 0; i < t->nn; i++) {
+        uint32_t w = (t->nd[i].reach >> i & 1) ? 8 : 1;
+        for (unsigned r = 1; r < 32; r++)
+            score[r] += w * t->nd[i].uses[r];
+    }
+    memset(t->hr, -1, sizeof t->hr);
+    t->cached = 0;
+    for (int h = 0; h < NCACHE; h++) {
+        unsigned best = 0;
+        for (unsigned r = 1; r < 32; r++)
+            if (!(t->cached >> r & 1) && score[r] >= 2 && (!best || score[r] > score[best]))
+                best = r;
+        if (!best)
+            break;
+        t->hr[best] = (int8_t)cache_regs[h];
+        t->cached |= 1u << best;
+    }
+    /* dirty on entry: what any predecessor may have written */
+    for (bool ch = true; ch;) {
+        ch = false;
+        for (unsigned i = 0; i < t->nn; i++) {
+            uint32_t out = t->nd[i].din | (t->nd[i].writes & t->cached);
+            for (unsigned j = 0; j < t->nn; j++)
+                if ((succ[i] >> j & 1) && (out & ~t->nd[j].din)) {
+                    t->nd[j].din |= out;
+                    ch = true;
+                }
+        }
+    }
+}
+
+/* Internal entry of node ni: charge its length, or leave at it. */
+static void emit_charge(tctx *t, unsigned ni)
+{
+    em *e = &t->e;
+    set_node(t, ni);
+    t->dirty = t->nd[ni].din;
+    t->nd[ni].label = e->p;
+    rbp_op(e, A_SUB, t->n);
+    add_stub(t, S_FAIL, jcc(e, CC_L), NULL, 0, 0);
+}
+
+/* The body of node ni: its translated words, then its exits. */
+static void emit_body(tctx *t, unsigned ni)
+{
+    em *e = &t->e;
+    node *nd = &t->nd[ni];
+    set_node(t, ni);
+    t->dirty = nd->din;
+    t->lj_after = NULL;
+    for (uint32_t k = 0; k < nd->kend; k++) {
+        dinsn d;
+        bool ends;
+        int op = tdecode(t, nd->idx + k, &d);
+        if (is_branch_op(op)) {
+            dinsn ds;
+            int dop = tdecode(t, nd->idx + k + 1, &ds);
+            if (!emit_branch_fast(t, op, &d, dop, &ds, k) &&
+                !emit_branch_slow(t, op, &d, dop, &ds, k))
+                t->bad = true;
+            return;
+        }
+        int32_t lo, hi;
+        uint32_t k1 = plan_group(t, nd, k, &lo, &hi);
+        if (k1 > k) {
+            emit_group(t, nd, k, k1, lo, hi);
+            k = k1;
+            continue;
+        }
+        if (!emit_insn(t, op, &d, k, false, &ends)) {
+            t->bad = true;
+            return;
+        }
+        if (ends)
+            return;
+    }
+    writeback(t, t->dirty);
+    if (nd->kend == nd->n) { /* ran to the page end */
+        lea_pc(e, RAX, PCOFF(nd->n));
+        end_block(t, nd->n);
+    } else {
+        ret_code(t, (nd->kend << 2) | JIT_CONT);
+    }
+}
 int jit_init(machine *m)
 {
     struct jit_state *j = calloc(1, sizeof *j);
@@ -1082,7 +1958,8 @@ int jit_init(machine *m)
     j->code = p;
     /* The trampoline at offset 0: jit_run(c, code, tlbr, tlbw, pvbase, page):
      * rbx = c, r12/r13 = read/write TLB, r14d = page VA, r15 = page's
-     * translations (for chaining). */
+     * translations (for chaining), rbp = the budget (c->jit_budget, stored
+     * back by the epilogue and before every helper call). */
     em e = {j->code, j->code + 256, false};
     b1(&e, 0x55);                     /* push rbp */
     b1(&e, 0x53);                     /* push rbx */
@@ -1096,9 +1973,11 @@ int jit_init(machine *m)
     op_r(&e, 1, 0x89, 1, RCX, R13);   /* mov r13, rcx */
     op_r(&e, 0, 0x89, 1, R8, R14);    /* mov r14d, r8d */
     op_r(&e, 1, 0x89, 1, R9, R15);    /* mov r15, r9 */
+    op_m(&e, 1, 0x8B, 1, RBP, RBX, OFF(jit_budget)); /* rbp = budget */
     b1(&e, 0xFF); b1(&e, 0xE6);       /* jmp rsi */
     /* epilogue (blocks jump here with eax = result) */
     e.p = j->code + JIT_EXIT;
+    op_m(&e, 1, 0x89, 1, RBP, RBX, OFF(jit_budget)); /* budget = rbp */
     b1(&e, 0x48); b1(&e, 0x83); b1(&e, 0xC4); b1(&e, 0x08); /* add rsp, 8 */
     b1(&e, 0x41); b1(&e, 0x5F);       /* pop r15 */
     b1(&e, 0x41); b1(&e, 0x5E);       /* pop r14 */
@@ -1107,13 +1986,13 @@ int jit_init(machine *m)
     b1(&e, 0x5B);                     /* pop rbx */
     b1(&e, 0x5D);                     /* pop rbp */
     b1(&e, 0xC3);                     /* ret */
-    /* Block end (eax = next PC, edx = instructions retired): refund what
+    /* Block end (eax = next PC, edx = instructions not run): refund what
      * the block did not run, then chain to the translation at the next PC
      * when it is on this page and the budget covers it, else return. */
     e.p = j->code + JIT_DISPATCH;
     e.end = j->code + JIT_FIRST;
     stf(&e, OFF(pc), RAX);
-    op_m(&e, 1, 0x01, 1, RDX, RBX, OFF(jit_budget)); /* add [budget], rdx (refund) */
+    op_r(&e, 1, 0x01, 1, RDX, RBP);   /* add rbp, rdx (refund) */
     mov_rr(&e, RCX, RAX);
     alu_rr(&e, A_XOR, RCX, R14);
     op_r(&e, 0, 0xF7, 1, 0, RCX);
@@ -1129,9 +2008,9 @@ int jit_init(machine *m)
     op_r(&e, 1, 0x85, 1, RDI, RDI);
     uint8_t *o3 = jcc(&e, CC_E);
     op_m(&e, 0, 0x8B, 1, RCX, RSI, (int32_t)offsetof(jblock, n));
-    op_m(&e, 1, 0x39, 1, RCX, RBX, OFF(jit_budget)); /* cmp [budget], rcx */
+    op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
     uint8_t *o4 = jcc(&e, CC_L);
-    op_m(&e, 1, 0x29, 1, RCX, RBX, OFF(jit_budget)); /* sub [budget], rcx */
+    op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     /* another page: the CPU's fetch table (filled by fetch_slow, with its
      * checks) gives its decoded page, whose translations become current */
@@ -1164,9 +2043,9 @@ int jit_init(machine *m)
     op_r(&e, 1, 0x85, 1, RDI, RDI);
     uint8_t *o9 = jcc(&e, CC_E);
     op_m(&e, 0, 0x8B, 1, RCX, RSI, (int32_t)offsetof(jblock, n));
-    op_m(&e, 1, 0x39, 1, RCX, RBX, OFF(jit_budget));
+    op_r(&e, 1, 0x39, 1, RCX, RBP);
     uint8_t *o10 = jcc(&e, CC_L);
-    op_m(&e, 1, 0x29, 1, RCX, RBX, OFF(jit_budget));
+    op_r(&e, 1, 0x29, 1, RCX, RBP);
     op_r(&e, 1, 0x89, 1, R8, R15);                 /* mov r15, r8 */
     op_m(&e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));    /* c->cur_dp = dp */
     mov_rr(&e, R14, RAX);
@@ -1204,40 +2083,34 @@ uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uin
     return f(c, code, tlbr, tlbw, pvbase, page);
 }
 
-/* Chain a link site to the translation of the block at tpc (this page),
- * when there is one: a snippet charges the target's length (or takes the
- * generic path when the budget does not cover it) and jumps to it. */
+/* Link a site to the translation of the block at tpc (this page), when
+ * there is one: the site becomes "sub rbp, need; jge target; add rbp,
+ * need" in front of its generic path (need: the target's length less the
+ * refund of this exit). */
 static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo)
 {
     struct jit_state *j = c->m->jit;
     dpage *dp = c->cur_dp;
     uint32_t idx = (tpc & 0xFFF) >> 2, refund = rinfo >> 16;
     jblock *tb = dp && dp->jit ? dp->jit[idx] : NULL;
-    if (!tb || !tb->code || j->used + 128 > JIT_CODE_SIZE)
+    if (!tb || !tb->code)
         return 0;
-    uint8_t *site = j->code + site_off, *generic = site + 5;
-    em e = {j->code + j->used, j->code + JIT_CODE_SIZE, false};
-    uint8_t *snip = e.p;
-    int32_t need = (int32_t)tb->n - (int32_t)refund;
-    op_m(&e, 1, 0x81, 1, A_CMP, RBX, OFF(jit_budget)); /* cmp qword [budget], need */
-    d32(&e, (uint32_t)need);
-    patch(&e, jcc(&e, CC_L), generic);
-    op_m(&e, 1, 0x81, 1, A_SUB, RBX, OFF(jit_budget)); /* sub qword [budget], need */
-    d32(&e, (uint32_t)need);
-    patch(&e, jmp32(&e), (uint8_t *)tb->code);
-    if (e.full)
-        return 0;
-    j->used = (size_t)(e.p - j->code + 15) & ~(size_t)15;
-    int32_t rel = (int32_t)(snip - (site + 5));
-    memcpy(site + 1, &rel, 4); /* the site's jmp now goes to the snippet */
+    uint8_t *site = j->code + site_off;
+    uint32_t need = tb->n - refund;
+    em e = {site, site + SITE_LEN, false};
+    op_r(&e, 1, 0x81, 1, A_SUB, RBP);
+    d32(&e, need);
+    patch(&e, jcc(&e, CC_GE), (uint8_t *)tb->code);
+    op_r(&e, 1, 0x81, 1, A_ADD, RBP);
+    d32(&e, need);
     j->links++;
     return 0;
 }
 
 static tctx tc; /* translation scratch (the emulator is single-threaded) */
 
-/* Translate the block at idx (its jblock counted enough entries).  Returns
- * the host code, or NULL with the entry word's handler restored. */
+/* Translate the region at idx (its jblock counted enough entries).
+ * Returns the host code, or NULL with the entry word's handler restored. */
 static const void *translate(cpu_t *c, dpage *dp, uint32_t idx);
 
 static uint64_t now_ns(void)
@@ -1262,105 +2135,84 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     machine *m = c->m;
     struct jit_state *j = m->jit;
     jblock *jb = dp->jit[idx];
-    const u32a *words = (const u32a *)dp->host;
-    uint32_t n = jb->n;
     tctx *t = &tc;
+    em *e = &t->e;
 
-    if (j->used + 65536 > JIT_CODE_SIZE) {
+    if (j->used + (256u << 10) > JIT_CODE_SIZE) {
         jit_flush(m); /* restores this entry's handler too */
         return NULL;
     }
-    t->e.p = j->code + j->used;
-    t->e.end = j->code + JIT_CODE_SIZE;
-    t->e.full = false;
-    t->idx0 = idx;
-    t->n = n;
-    t->base = j->code;
-    t->ns = 0;
-    t->exit = j->code + JIT_EXIT;
-    t->dispatch = j->code + JIT_DISPATCH;
-    uint8_t *start = t->e.p;
-
-    uint32_t k = 0;
-    bool ended = false;
-    while (k < n && !ended) {
-        dinsn d;
-        int op = decode_insn(words[idx + k], &d);
-        if (is_branch_op(op)) {
-            /* the branch and its slot end the block; a slot that is itself
-             * a branch, or not translated, or past the page: interpret */
-            if (k + 1 >= n)
-                break;
-            dinsn ds;
-            int dop = decode_insn(words[idx + k + 1], &ds);
-            if (is_branch_op(dop))
-                break;
-            if (emit_branch_fast(t, op, &d, dop, &ds, k)) {
-                k += 2;
-                ended = true;
-                break;
-            }
-            uint8_t *save = t->e.p;
-            unsigned save_ns = t->ns;
-            bool likely, ends;
-            uint32_t kb = k;
-            emit_branch(t, op, &d, k, &likely);
-            if (!emit_insn(t, dop, &ds, k + 1, true, &ends)) {
-                t->e.p = save;
-                t->ns = save_ns;
-                break;
-            }
-            k += 2;
-            if (!ends) {
-                bool pcrel = op != OP_j && op != OP_jal && op != OP_jr && op != OP_jalr;
-                uint32_t toff = PCOFF(kb) + 4 + d.imm, foff = PCOFF(kb) + 8;
-                if (!pcrel) {
-                    ldf(&t->e, RAX, OFF(jit_next));
-                    end_block(t, k);
-                } else if (likely || op == OP_b) {
-                    exit_static(t, toff, k);
-                } else {
-                    lea_pc(&t->e, RCX, toff);
-                    op_m(&t->e, 0, 0x39, 1, RCX, RBX, OFF(jit_next)); /* cmp [next], ecx */
-                    uint8_t *nt = jcc(&t->e, CC_NE);
-                    exit_static(t, toff, k);
-                    patch(&t->e, nt, t->e.p);
-                    exit_static(t, foff, k);
-                }
-            }
-            ended = true;
-            break;
-        }
-        bool ends;
-        if (!emit_insn(t, op, &d, k, false, &ends))
-            break;
-        k++;
-        if (ends)
-            ended = true;
+    t->words = (const u32a *)dp->host;
+    t->blen = dp->blen;
+    if (++t->gen == 0) { /* the stamps wrapped: forget them all */
+        memset(t->stamp, 0, sizeof t->stamp);
+        t->gen = 1;
     }
-    if (!ended) {
-        if (k == n) { /* ran to the page end */
-            lea_pc(&t->e, RAX, PCOFF(k));
-            end_block(t, k);
-        } else {
-            ret_code(t, (k << 2) | JIT_CONT);
-        }
-    }
-    emit_stubs(t);
-    if (k == 0 || t->e.full) {
+    if (!find_region(t, dp, idx) || t->nd[0].n != jb->n) {
         dp->ops[idx].h = jb->orig_h;
         dp->jit[idx] = NULL;
-        if (t->e.full)
+        return NULL;
+    }
+    plan_region(t);
+    e->p = j->code + j->used;
+    e->end = j->code + JIT_CODE_SIZE;
+    e->full = false;
+    t->base = j->code;
+    t->ns = 0;
+    t->nfx = 0;
+    t->bad = false;
+    t->exit = j->code + JIT_EXIT;
+    t->dispatch = j->code + JIT_DISPATCH;
+    uint8_t *start = e->p;
+
+    /* external entry (the block is charged): load the cached registers */
+    reload(t);
+    if (t->nd[0].has_pred) {
+        uint8_t *skip = jmp32(e);
+        emit_charge(t, 0);
+        patch(e, skip, e->p);
+    }
+    /* the blocks; one a block's last jump goes to is placed right after it */
+    for (unsigned ni = 0;;) {
+        if (ni)
+            emit_charge(t, ni);
+        emit_body(t, ni);
+        t->nd[ni].done = true;
+        int nx = -1;
+        if (t->lj_after && t->lj_after == e->p && !e->full &&
+            !t->nd[t->fx[t->lj_fx].node].done) {
+            nx = (int)t->fx[t->lj_fx].node;
+            e->p -= 5;
+            t->fx[t->lj_fx].after = NULL;
+        } else {
+            for (unsigned i = 0; i < t->nn && nx < 0; i++)
+                if (!t->nd[i].done)
+                    nx = (int)i;
+        }
+        if (nx < 0)
+            break;
+        ni = (unsigned)nx;
+    }
+    emit_stubs(t);
+    bool bad = t->bad;
+    for (unsigned i = 0; i < t->nfx; i++) {
+        if (t->fx[i].after && !t->nd[t->fx[i].node].label)
+            bad = true; /* cannot happen: has_pred covers every branch into the region */
+        patch(e, t->fx[i].after, t->nd[t->fx[i].node].label);
+    }
+    if (e->full || bad) {
+        dp->ops[idx].h = jb->orig_h;
+        dp->jit[idx] = NULL;
+        if (e->full)
             jit_flush(m);
         return NULL;
     }
-    j->used = (size_t)(t->e.p - j->code + 15) & ~(size_t)15;
+    j->used = (size_t)(e->p - j->code + 15) & ~(size_t)15;
     j->translated++;
-    j->bytes += (uint64_t)(t->e.p - start);
+    j->bytes += (uint64_t)(e->p - start);
     jb->code = start;
     return start;
 }
-
 #endif /* JIT_HOST */
 
 void jit_stats(machine *m, uint64_t st[5])

@@ -76,6 +76,7 @@ PROGRAMS = {
     "t_alu": {},
     "t_branch": {},
     "t_loadstore": {},
+    "t_memgroup": dict(stdout=b"memgroup checksum 0xac69ae0b\n"),
     "t_exc": {},
     "t_user": {},
     "t_cp2": {},
