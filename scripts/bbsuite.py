@@ -46,8 +46,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # host's dynamic loader and libraries are not
 QEMU = shutil.which("qemu-mipsel-static") or "/usr/bin/qemu-mipsel-static"
 DEBUGFS = shutil.which("debugfs") or "/sbin/debugfs"
-# SHELL: taskset.tests runs "$SHELL -c ..."
-ENV = "HOME=/ TERM=linux SHELL=/bin/sh PATH=/sbin:/usr/sbin:/bin:/usr/bin"
+# SHELL: taskset.tests runs "$SHELL -c ..."; LANG: BusyBox (FEATURE_CHECK_UNICODE_IN_ENV)
+# handles UTF-8 only when the environment names it, as the unicode tests of
+# expand, unexpand, fold and ls expect
+ENV = "HOME=/ TERM=linux SHELL=/bin/sh LANG=C.UTF-8 PATH=/sbin:/usr/sbin:/bin:/usr/bin"
 # binfmt_misc entry for 32-bit little-endian MIPS executables (ELF class 1,
 # data 1, e_machine 8, e_type 2 EXEC or 3 DYN).
 BINFMT = (r":bbsuite-mipsel:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00"
