@@ -30,6 +30,9 @@ Usage (also a module: tests/boot/test_busybox_testsuite.py, bench):
   bbsuite.py ref --busybox-build DIR [--testsuite DIR] --job SCRIPT --out FILE
 """
 import argparse
+import concurrent.futures
+import copy
+import os
 import pathlib
 import re
 import shutil
@@ -43,7 +46,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # host's dynamic loader and libraries are not
 QEMU = shutil.which("qemu-mipsel-static") or "/usr/bin/qemu-mipsel-static"
 DEBUGFS = shutil.which("debugfs") or "/sbin/debugfs"
-ENV = "HOME=/ TERM=linux PATH=/sbin:/usr/sbin:/bin:/usr/bin"
+# SHELL: taskset.tests runs "$SHELL -c ..."; LANG: BusyBox (FEATURE_CHECK_UNICODE_IN_ENV)
+# handles UTF-8 only when the environment names it, as the unicode tests of
+# expand, unexpand, fold and ls expect
+ENV = "HOME=/ TERM=linux SHELL=/bin/sh LANG=C.UTF-8 PATH=/sbin:/usr/sbin:/bin:/usr/bin"
 # binfmt_misc entry for 32-bit little-endian MIPS executables (ELF class 1,
 # data 1, e_machine 8, e_type 2 EXEC or 3 DYN).
 BINFMT = (r":bbsuite-mipsel:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00"
@@ -83,8 +89,9 @@ def sh(cmd, **kw):
     return r.stdout
 
 
-def add_bbtest(tree, busybox, config, testsuite, job):
-    """/bbtest in TREE: busybox, .config, testsuite/ (a copy), job, run."""
+def add_bbtest(tree, busybox, config, testsuite, job, applets=None):
+    """/bbtest in TREE: busybox, .config, testsuite/ (a copy), job, run,
+    and applets (the batch's applet list, when there is one)."""
     d = tree / "bbtest"
     if d.exists():
         shutil.rmtree(d)
@@ -95,13 +102,16 @@ def add_bbtest(tree, busybox, config, testsuite, job):
         shutil.copytree(testsuite, d / "testsuite", symlinks=True)
     shutil.copy2(job, d / "job")
     (d / "run").write_text(RUN)
+    if applets:
+        (d / "applets").write_text(" ".join(applets) + "\n")
     for f in ("busybox", "job", "run"):
         (d / f).chmod(0o755)
 
 
 def tsar_tree(tree, lists, args):
     sh([ROOT / "scripts/stage-rootfs.sh", *lists, tree])
-    add_bbtest(tree, args.busybox, args.config, args.testsuite, args.job)
+    add_bbtest(tree, args.busybox, args.config, args.testsuite, args.job,
+               getattr(args, "applets", None))
 
 
 def ref_tree(tree, build, args):
@@ -112,7 +122,8 @@ def ref_tree(tree, build, args):
         progs.mkdir()
         sh([ROOT / "userland/rootfs/build.sh", tree, build, progs,
             pathlib.Path(tmp) / "list"])
-    add_bbtest(tree, build / "busybox", build / ".config", args.testsuite, args.job)
+    add_bbtest(tree, build / "busybox", build / ".config", args.testsuite, args.job,
+               getattr(args, "applets", None))
 
 
 def run_tsar(args, work):
@@ -163,6 +174,44 @@ exec chroot {tree} /bbtest/run
     return out, {"wall": wall}
 
 
+def run_batches(jobs, work, workers=None):
+    """Run JOBS, a list of (key, side, args): side "tsar" or "ref", args as
+    for run_tsar/run_ref (args.applets: the batch), each in a directory of
+    its own under WORK, WORKERS at a time (default: one per host CPU; the
+    emulator and each qemu-user process use one host thread). Jobs start in
+    the order given: list the longest first. Returns {key: (out, info)}
+    where info also has "start" (s after the first job started); a failed
+    job's entry is (None, {"error": message, ...})."""
+    workers = workers or os.cpu_count() or 1
+    t0 = time.monotonic()
+
+    def one(i, key, side, args):
+        start = time.monotonic() - t0
+        d = pathlib.Path(work) / f"{i:02d}-{side}"
+        d.mkdir(parents=True, exist_ok=True)
+        try:
+            out, info = (run_tsar if side == "tsar" else run_ref)(args, d)
+        except (Error, subprocess.TimeoutExpired) as e:
+            out, info = None, {"error": str(e)[-4000:], "wall": time.monotonic() - t0 - start}
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        info["start"] = start
+        info.pop("console", None)
+        return key, (out, info)
+
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        futs = [pool.submit(one, i, key, side, args) for i, (key, side, args) in enumerate(jobs)]
+        return dict(f.result() for f in futs)
+
+
+def batch_args(args, applets, **kw):
+    """A copy of ARGS for one batch."""
+    a = copy.copy(args)
+    a.applets = applets
+    a.__dict__.update(kw)
+    return a
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("side", choices=["tsar", "ref"])
@@ -174,6 +223,8 @@ def main():
     ap.add_argument("--config", type=pathlib.Path, help="TSAR busybox .config")
     ap.add_argument("--busybox-build", type=pathlib.Path, help="reference build directory")
     ap.add_argument("--testsuite", type=pathlib.Path)
+    ap.add_argument("--applets", type=str.split, help="the batch: applets (words), or "
+                    "'- A B': all but A B (userland/bbsuite/testsuite.sh)")
     ap.add_argument("--job", required=True, type=pathlib.Path)
     ap.add_argument("--out", required=True, type=pathlib.Path)
     ap.add_argument("--bootargs", default="console=ttyVTTY0")

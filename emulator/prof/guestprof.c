@@ -3,7 +3,7 @@
  * public libtsaremu API (no change to the emulator itself).
  *
  *   guestprof [-dtb F] [-disk IMG] [-append ARGS] [-start STR] [-stop STR]
- *             [-max N] [-kbase ADDR] [-o OUT] KERNEL.elf
+ *             [-max N] [-kbase ADDR] [-o OUT] [-ubase ADDR -uo UOUT] KERNEL.elf
  *
  * Runs the guest one instruction at a time and counts the PC of each
  * executed instruction. Counting starts when the guest's TTY output first
@@ -12,6 +12,10 @@
  * decimal) for PCs in the 64 MiB from -kbase (default 0xc0000000), plus
  * "user N" (all other PCs) and "total N" summary lines;
  * scripts/guest-profile.py maps them through the kernel's symbols.
+ * With -ubase and -uo, user PCs in the 64 MiB from -ubase (say 0x400000,
+ * where a static program such as BusyBox is linked; every process that
+ * runs it shares the histogram) go to UOUT in the same format, for
+ * guest-profile.py with that program's unstripped ELF.
  * Guest output goes to stderr.
  */
 #include <stdio.h>
@@ -23,6 +27,7 @@
 #define KSPAN (64u << 20) /* kernel PCs counted: kbase .. kbase + KSPAN */
 
 static uint32_t kbase = 0xc0000000u; /* -kbase: the kernel's PAGE_OFFSET */
+static uint32_t ubase;                /* -ubase: user PCs histogrammed from here */
 
 static const char *start_str, *stop_str;
 static char tail[512];
@@ -74,6 +79,7 @@ static void *read_file(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
     const char *kernel = NULL, *dtb_path = NULL, *append = NULL, *out = NULL, *disk = NULL;
+    const char *uout = NULL;
     unsigned long long max = 2000000000ull;
 
     for (int i = 1; i < argc; i++) {
@@ -95,11 +101,16 @@ int main(int argc, char **argv)
             kbase = (uint32_t)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(a, "-o") && more)
             out = argv[++i];
+        else if (!strcmp(a, "-ubase") && more)
+            ubase = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(a, "-uo") && more)
+            uout = argv[++i];
         else if (a[0] != '-' && !kernel)
             kernel = a;
         else {
             fprintf(stderr, "usage: guestprof [-dtb F] [-disk IMG] [-append ARGS] [-start STR] "
-                            "[-stop STR] [-max N] [-kbase ADDR] [-o OUT] KERNEL.elf\n");
+                            "[-stop STR] [-max N] [-kbase ADDR] [-o OUT] [-ubase ADDR -uo UOUT] "
+                            "KERNEL.elf\n");
             return 2;
         }
     }
@@ -137,8 +148,9 @@ int main(int argc, char **argv)
     free(dtb);
 
     uint32_t *hist = calloc(KSPAN / 4, sizeof *hist);
+    uint32_t *uhist = uout ? calloc(KSPAN / 4, sizeof *uhist) : NULL;
     unsigned long long user = 0, total = 0;
-    if (!hist)
+    if (!hist || (uout && !uhist))
         return 2;
     temu_stop stop = TEMU_STOP_LIMIT;
     while (!done && temu_insns(e) < max) {
@@ -149,8 +161,11 @@ int main(int argc, char **argv)
             total++;
             if (pc - kbase < KSPAN)
                 hist[(pc - kbase) / 4]++;
-            else
+            else {
                 user++;
+                if (uhist && pc - ubase < KSPAN)
+                    uhist[(pc - ubase) / 4]++;
+            }
         }
         if (stop != TEMU_STOP_LIMIT)
             break;
@@ -167,6 +182,22 @@ int main(int argc, char **argv)
     fprintf(f, "user %llu\ntotal %llu\n", user, total);
     if (f != stdout)
         fclose(f);
+    if (uhist) {
+        FILE *u = fopen(uout, "w");
+        if (!u) {
+            perror(uout);
+            return 2;
+        }
+        unsigned long long in = 0;
+        for (uint32_t i = 0; i < KSPAN / 4; i++)
+            if (uhist[i]) {
+                fprintf(u, "%08x %u\n", ubase + 4 * i, uhist[i]);
+                in += uhist[i];
+            }
+        fprintf(u, "user %llu\ntotal %llu\n", user - in, total);
+        fclose(u);
+        free(uhist);
+    }
     temu_destroy(e);
     free(hist);
     return stop == TEMU_STOP_HANG ? 1 : 0;
