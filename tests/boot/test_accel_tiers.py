@@ -58,7 +58,6 @@ def test_same_instruction_count_in_both_tiers(boots):
 def test_same_console_in_both_tiers(boots):
     a, b = boots["interp"][1], boots["jit"][1]
     if a != b:
-        i = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y) if \
-            any(x != y for x, y in zip(a, b)) else min(len(a), len(b))
+        i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
         pytest.fail(f"consoles differ at byte {i}:\ninterp: {a[max(0, i - 300):i + 300]!r}\n"
                     f"jit:    {b[max(0, i - 300):i + 300]!r}")

@@ -20,13 +20,14 @@ process use one host thread; this machine has 2 cores).
 
 1. In `make test`: SUBSET, a fixed batch of .tests files that exercise
    musl's formatting, parsing, regex, sorting, time and file code, runs on
-   TSAR (one boot: 5.9 G guest instructions, 1.8 min wall here under
-   load) and is compared with the reference's results for the same batch,
-   recorded in bbsuite-subset.ref beside this file. When the reference
-   BusyBox is built (build/busybox-mipsel) and qemu-mipsel-static is
-   installed, the batch also runs under qemu-mipsel (3.4 min here) and must
-   give the recorded results (CI installs neither: the reference build
-   takes about 10 minutes).
+   TSAR (one boot: 5.9 G guest instructions, 17 s wall here at load 1,
+   1.8 min at load 7-10) and is compared with the reference's results for
+   the same batch, recorded in bbsuite-subset.ref beside this file. When
+   the reference BusyBox is built (build/busybox-mipsel) and
+   qemu-mipsel-static is installed, the batch also runs under qemu-mipsel
+   (75 s here at load 1, 3.4 min under load) and must give the recorded
+   results (CI installs neither: the reference build takes about 10
+   minutes).
 2. Opt-in (`make test-busybox`, which sets PORTKIT_BBSUITE=1): the whole
    suite on both sides in BATCHES, then the PASS/FAIL lists are compared:
    every difference must be one of KNOWN and every test that fails on both
