@@ -1600,55 +1600,80 @@ static void walk_side(tctx *t, uint32_t off, side *s)
     }
 }
 
-/* guest register gr = eax when the flags say cc (dl holds the side) */
-static void cond_put(tctx *t, unsigned gr, int cc)
+/* Guest register gr = host register reg when the flags say cc (eax is
+ * free: an uncached register goes through it; mov and cmov keep the flags). */
+static void cond_put(tctx *t, unsigned gr, int reg, int cc)
 {
     em *e = &t->e;
-    op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
     if (is_cached(t, gr)) {
-        cmov(e, cc, t->hr[gr], RAX);
+        cmov(e, cc, t->hr[gr], reg);
         t->dirty |= 1u << gr;
     } else {
-        ld(e, RCX, (int)gr);
-        cmov(e, cc, RCX, RAX);
-        st(e, (int)gr, RCX);
+        ld(e, RAX, (int)gr);
+        cmov(e, cc, RAX, reg);
+        st(e, (int)gr, RAX);
     }
 }
 
-/* One side's operation: its result into eax, kept when dl says cc. */
-static void emit_cond_op(tctx *t, int op, const dinsn *d, int cc)
+/* A side's operation, its result into reg (rax, rcx or rdx); returns its
+ * destination, 0 when it has none (nop, a write to $0). */
+static unsigned emit_side_value(tctx *t, int op, const dinsn *d, int reg)
 {
     em *e = &t->e;
     unsigned src[3], dst;
     insn_regs(op, d, src, &dst);
     if (!dst || dst >= 32)
-        return; /* nop, or a write to $0 */
+        return 0;
     switch (op) {
     case OP_sll: case OP_srl: case OP_sra:
-        gmov(t, RAX, d->rt);
+        gmov(t, reg, d->rt);
         if (d->sa)
-            sh_ri(e, op == OP_sll ? 4 : op == OP_srl ? 5 : 7, RAX, d->sa);
+            sh_ri(e, op == OP_sll ? 4 : op == OP_srl ? 5 : 7, reg, d->sa);
         break;
     case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor:
-        gmov(t, RAX, d->rs);
+        gmov(t, reg, d->rs);
         galu(t, op == OP_addu ? A_ADD : op == OP_subu ? A_SUB : op == OP_and ? A_AND :
-                op == OP_xor ? A_XOR : A_OR, RAX, d->rt);
+                op == OP_xor ? A_XOR : A_OR, reg, d->rt);
         if (op == OP_nor)
-            op_r(e, 0, 0xF7, 1, 2, RAX); /* not eax */
+            op_r(e, 0, 0xF7, 1, 2, reg); /* not reg */
         break;
     case OP_addiu: case OP_andi: case OP_ori: case OP_xori:
-        gmov(t, RAX, d->rs);
+        gmov(t, reg, d->rs);
         alu_ri(e, op == OP_addiu ? A_ADD : op == OP_andi ? A_AND : op == OP_ori ? A_OR : A_XOR,
-               RAX, d->imm);
+               reg, d->imm);
         break;
     case OP_li: case OP_lui:
-        mov_ri(e, RAX, d->imm);
+        mov_ri(e, reg, d->imm);
         break;
     default: /* OP_move */
-        gmov(t, RAX, d->rs);
+        gmov(t, reg, d->rs);
         break;
     }
-    cond_put(t, dst, cc);
+    return dst;
+}
+
+/* Whether the sides' results can all be computed before the test (from
+ * the registers as they are at the branch): at most two results, and no
+ * operation reads what an earlier one of its side writes. */
+static bool sides_parallel(tctx *t, const side *s[2], const unsigned nops[2])
+{
+    unsigned results = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t written = 0;
+        for (unsigned i = 0; i < nops[k]; i++) {
+            dinsn o;
+            unsigned src[3], dst;
+            insn_regs(tdecode(t, s[k]->op_idx[i], &o), &o, src, &dst);
+            for (int j = 0; j < 3; j++)
+                if (src[j] && (written >> src[j] & 1))
+                    return false;
+            if (dst && dst < 32) {
+                written |= 1u << dst;
+                results++;
+            }
+        }
+    }
+    return results <= 2;
 }
 
 /* The branch at word k (slot already emitted, sources unchanged by it):
@@ -1676,30 +1701,61 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
     uint32_t join = st.pos[bi], nt = st.npos[bi], nf = sf.npos[bj];
     uint32_t most = nt > nf ? nt : nf;
     uint32_t dirty0 = t->dirty;
+    const side *sd[2] = {&st, &sf};
+    const unsigned nops[2] = {st.nops[bi], sf.nops[bj]};
 
     rbp_op(e, A_CMP, most);
     uint8_t *slow = jcc(e, CC_L);
     t->zf_p = t->rax_p = NULL;
-    setcc_r(e, emit_cmp(t, op, d), RDX); /* dl = taken */
-    for (unsigned i = 0; i < st.nops[bi]; i++) {
-        dinsn o;
-        int oop = tdecode(t, st.op_idx[i], &o);
-        emit_cond_op(t, oop, &o, CC_NE);
-    }
-    for (unsigned i = 0; i < sf.nops[bj]; i++) {
-        dinsn o;
-        int oop = tdecode(t, sf.op_idx[i], &o);
-        emit_cond_op(t, oop, &o, CC_E);
-    }
-    if (nt == nf) {
-        if (nt)
-            rbp_op(e, A_SUB, nt);
+    if (sides_parallel(t, sd, nops)) {
+        /* results into ecx/edx, the test, then cmov (emit_cmp uses eax) */
+        struct side_result { unsigned gr; int reg, side; } res[2];
+        unsigned nres = 0;
+        for (int k2 = 0; k2 < 2; k2++)
+            for (unsigned i = 0; i < nops[k2]; i++) {
+                dinsn o;
+                int oop = tdecode(t, sd[k2]->op_idx[i], &o);
+                int reg = nres ? RDX : RCX;
+                unsigned gr = emit_side_value(t, oop, &o, reg);
+                if (gr)
+                    res[nres++] = (struct side_result){gr, reg, k2};
+            }
+        if (nf)
+            rbp_op(e, A_SUB, nf);
+        int cc = emit_cmp(t, op, d);
+        for (unsigned i = 0; i < nres; i++)
+            cond_put(t, res[i].gr, res[i].reg, res[i].side ? cc ^ 1 : cc);
+        if (nt != nf) { /* taken: charge nt - nf more (rax = 0 or that) */
+            op_r(e, 1, 0xC7, 1, 0, RAX);
+            d32(e, 0);                 /* mov rax, 0 (flags kept) */
+            op_r(e, 1, 0xC7, 1, 0, RCX);
+            d32(e, nt - nf);           /* mov rcx, nt - nf (sign-extended) */
+            op_r(e, 1, 0x0F40u | (unsigned)cc, 2, RAX, RCX); /* cmov rax, rcx */
+            op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
+        }
     } else {
-        mov_ri(e, RAX, nf);
-        mov_ri(e, RCX, nt);
-        op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
-        cmov(e, CC_NE, RAX, RCX);
-        op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
+        /* one after the other, each result kept when dl says its side */
+        setcc_r(e, emit_cmp(t, op, d), RDX); /* dl = taken */
+        for (int k2 = 0; k2 < 2; k2++)
+            for (unsigned i = 0; i < nops[k2]; i++) {
+                dinsn o;
+                int oop = tdecode(t, sd[k2]->op_idx[i], &o);
+                unsigned gr = emit_side_value(t, oop, &o, RCX);
+                if (gr) {
+                    op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
+                    cond_put(t, gr, RCX, k2 ? CC_E : CC_NE);
+                }
+            }
+        if (nt == nf) {
+            if (nt)
+                rbp_op(e, A_SUB, nt);
+        } else {
+            mov_ri(e, RAX, nf);
+            mov_ri(e, RCX, nt);
+            op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
+            cmov(e, CC_NE, RAX, RCX);
+            op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
+        }
     }
     t->zf_p = t->rax_p = NULL;
     edge(t, join, k + 2);
