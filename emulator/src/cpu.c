@@ -239,12 +239,14 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
             brp = 2;                                                          \
     } while (0)
 /* branch likely: the delay slot is nullified when not taken (it is not
- * counted, and the next block starts after it) */
+ * counted, and the next block starts after it).  In the delay slot of
+ * another branch the newer one wins: nothing is pending after it. */
 #define BRANCH_L(cond)                                                        \
     do {                                                                      \
         if (cond) {                                                           \
             TAKE_BRANCH();                                                    \
         } else {                                                              \
+            brp = 0;                                                          \
             budget += bend - ip - 1;                                          \
             ENTER(ip + 2);                                                    \
         }                                                                     \

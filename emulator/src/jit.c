@@ -1528,6 +1528,243 @@ static bool op_pure(int op)
     }
 }
 
+/*
+ * If-conversion.  A conditional branch whose two successors run a few
+ * register-only operations each and meet again (at J) becomes straight
+ * host code: each side's results are computed and kept with cmov, so a
+ * data-dependent guest branch costs no host misprediction.  The sides'
+ * lengths are charged as the blocks they belong to would be, after a check
+ * that the budget covers the longer one (else the branch runs as usual and
+ * its successors charge themselves).  Side by side:
+ *
+ *   taken: ops at the target, then J;  not taken: ops, "b J" + slot.
+ *
+ * A side whose writes the other side reads still works: the sides run one
+ * after the other, and only the selected side's writes are kept.
+ */
+#define SIDE_MAX 4 /* operations per side */
+
+typedef struct side {
+    uint32_t pos[SIDE_MAX + 2]; /* page offsets where the side may meet the other */
+    uint32_t npos[SIDE_MAX + 2]; /* instructions run before reaching pos[i] */
+    unsigned nposn;
+    uint32_t op_idx[SIDE_MAX]; /* words of its operations (in order) */
+    unsigned nops[SIDE_MAX + 2]; /* operations run before reaching pos[i] */
+} side;
+
+static bool cond_op(int op)
+{
+    switch (op) {
+    case OP_nop: case OP_sync: case OP_pref: case OP_sll: case OP_srl: case OP_sra:
+    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor:
+    case OP_addiu: case OP_andi: case OP_ori: case OP_xori: case OP_li: case OP_lui:
+    case OP_move:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The positions a side starting at page offset off reaches through
+ * operations cond_op accepts, and at most one "b" (with such a slot). */
+static void walk_side(tctx *t, uint32_t off, side *s)
+{
+    unsigned ops = 0, n = 0;
+    bool took_b = false;
+    s->nposn = 0;
+    for (;;) {
+        s->pos[s->nposn] = off;
+        s->npos[s->nposn] = n;
+        s->nops[s->nposn++] = ops;
+        if (off >= PAGE_SIZE || ops >= SIDE_MAX || s->nposn >= SIDE_MAX + 2)
+            return;
+        dinsn d;
+        int op = tdecode(t, off >> 2, &d);
+        if (op == OP_b && !took_b && off + 4 < PAGE_SIZE) {
+            dinsn ds;
+            int sop = tdecode(t, (off >> 2) + 1, &ds);
+            uint32_t to = off + 4 + d.imm;
+            if (!cond_op(sop) || to >= PAGE_SIZE || (to & 3))
+                return;
+            s->op_idx[ops++] = (off >> 2) + 1;
+            n += 2;
+            off = to;
+            took_b = true;
+            continue;
+        }
+        if (!cond_op(op))
+            return;
+        s->op_idx[ops++] = off >> 2;
+        n++;
+        off += 4;
+    }
+}
+
+/* Guest register gr = host register reg when the flags say cc (eax is
+ * free: an uncached register goes through it; mov and cmov keep the flags). */
+static void cond_put(tctx *t, unsigned gr, int reg, int cc)
+{
+    em *e = &t->e;
+    if (is_cached(t, gr)) {
+        cmov(e, cc, t->hr[gr], reg);
+        t->dirty |= 1u << gr;
+    } else {
+        ld(e, RAX, (int)gr);
+        cmov(e, cc, RAX, reg);
+        st(e, (int)gr, RAX);
+    }
+}
+
+/* A side's operation, its result into reg (rax, rcx or rdx); returns its
+ * destination, 0 when it has none (nop, a write to $0). */
+static unsigned emit_side_value(tctx *t, int op, const dinsn *d, int reg)
+{
+    em *e = &t->e;
+    unsigned src[3], dst;
+    insn_regs(op, d, src, &dst);
+    if (!dst || dst >= 32)
+        return 0;
+    switch (op) {
+    case OP_sll: case OP_srl: case OP_sra:
+        gmov(t, reg, d->rt);
+        if (d->sa)
+            sh_ri(e, op == OP_sll ? 4 : op == OP_srl ? 5 : 7, reg, d->sa);
+        break;
+    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor:
+        gmov(t, reg, d->rs);
+        galu(t, op == OP_addu ? A_ADD : op == OP_subu ? A_SUB : op == OP_and ? A_AND :
+                op == OP_xor ? A_XOR : A_OR, reg, d->rt);
+        if (op == OP_nor)
+            op_r(e, 0, 0xF7, 1, 2, reg); /* not reg */
+        break;
+    case OP_addiu: case OP_andi: case OP_ori: case OP_xori:
+        gmov(t, reg, d->rs);
+        alu_ri(e, op == OP_addiu ? A_ADD : op == OP_andi ? A_AND : op == OP_ori ? A_OR : A_XOR,
+               reg, d->imm);
+        break;
+    case OP_li: case OP_lui:
+        mov_ri(e, reg, d->imm);
+        break;
+    default: /* OP_move */
+        gmov(t, reg, d->rs);
+        break;
+    }
+    return dst;
+}
+
+/* Whether the sides' results can all be computed before the test (from
+ * the registers as they are at the branch): at most two results, and no
+ * operation reads what an earlier one of its side writes. */
+static bool sides_parallel(tctx *t, const side *s[2], const unsigned nops[2])
+{
+    unsigned results = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t written = 0;
+        for (unsigned i = 0; i < nops[k]; i++) {
+            dinsn o;
+            unsigned src[3], dst;
+            insn_regs(tdecode(t, s[k]->op_idx[i], &o), &o, src, &dst);
+            for (int j = 0; j < 3; j++)
+                if (src[j] && (written >> src[j] & 1))
+                    return false;
+            if (dst && dst < 32) {
+                written |= 1u << dst;
+                results++;
+            }
+        }
+    }
+    return results <= 2;
+}
+
+/* The branch at word k (slot already emitted, sources unchanged by it):
+ * when its sides meet, their if-converted form, falling through to the
+ * usual code of the branch when the budget does not cover a side. */
+static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
+{
+    em *e = &t->e;
+    static side st, sf;
+    uint32_t toff = PCOFF(k) + 4 + d->imm, foff = PCOFF(k) + 8;
+    if (op_links(op) || op_likely(op) || op == OP_b || toff >= PAGE_SIZE || (toff & 3))
+        return;
+    walk_side(t, toff, &st);
+    walk_side(t, foff, &sf);
+    int bi = -1, bj = -1;
+    for (unsigned i = 0; i < st.nposn; i++)
+        for (unsigned j = 0; j < sf.nposn; j++)
+            if (st.pos[i] == sf.pos[j] &&
+                (bi < 0 || st.npos[i] + sf.npos[j] < st.npos[bi] + sf.npos[bj])) {
+                bi = (int)i;
+                bj = (int)j;
+            }
+    if (bi < 0)
+        return;
+    uint32_t join = st.pos[bi], nt = st.npos[bi], nf = sf.npos[bj];
+    uint32_t most = nt > nf ? nt : nf;
+    uint32_t dirty0 = t->dirty;
+    const side *sd[2] = {&st, &sf};
+    const unsigned nops[2] = {st.nops[bi], sf.nops[bj]};
+
+    rbp_op(e, A_CMP, most);
+    uint8_t *slow = jcc(e, CC_L);
+    t->zf_p = t->rax_p = NULL;
+    if (sides_parallel(t, sd, nops)) {
+        /* results into ecx/edx, the test, then cmov (emit_cmp uses eax) */
+        struct side_result { unsigned gr; int reg, side; } res[2];
+        unsigned nres = 0;
+        for (int k2 = 0; k2 < 2; k2++)
+            for (unsigned i = 0; i < nops[k2]; i++) {
+                dinsn o;
+                int oop = tdecode(t, sd[k2]->op_idx[i], &o);
+                int reg = nres ? RDX : RCX;
+                unsigned gr = emit_side_value(t, oop, &o, reg);
+                if (gr)
+                    res[nres++] = (struct side_result){gr, reg, k2};
+            }
+        if (nf)
+            rbp_op(e, A_SUB, nf);
+        int cc = emit_cmp(t, op, d);
+        for (unsigned i = 0; i < nres; i++)
+            cond_put(t, res[i].gr, res[i].reg, res[i].side ? cc ^ 1 : cc);
+        if (nt != nf) { /* taken: charge nt - nf more (rax = 0 or that) */
+            op_r(e, 1, 0xC7, 1, 0, RAX);
+            d32(e, 0);                 /* mov rax, 0 (flags kept) */
+            op_r(e, 1, 0xC7, 1, 0, RCX);
+            d32(e, nt - nf);           /* mov rcx, nt - nf (sign-extended) */
+            op_r(e, 1, 0x0F40u | (unsigned)cc, 2, RAX, RCX); /* cmov rax, rcx */
+            op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
+        }
+    } else {
+        /* one after the other, each result kept when dl says its side */
+        setcc_r(e, emit_cmp(t, op, d), RDX); /* dl = taken */
+        for (int k2 = 0; k2 < 2; k2++)
+            for (unsigned i = 0; i < nops[k2]; i++) {
+                dinsn o;
+                int oop = tdecode(t, sd[k2]->op_idx[i], &o);
+                unsigned gr = emit_side_value(t, oop, &o, RCX);
+                if (gr) {
+                    op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
+                    cond_put(t, gr, RCX, k2 ? CC_E : CC_NE);
+                }
+            }
+        if (nt == nf) {
+            if (nt)
+                rbp_op(e, A_SUB, nt);
+        } else {
+            mov_ri(e, RAX, nf);
+            mov_ri(e, RCX, nt);
+            op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
+            cmov(e, CC_NE, RAX, RCX);
+            op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
+        }
+    }
+    t->zf_p = t->rax_p = NULL;
+    edge(t, join, k + 2);
+    /* the budget does not cover a side: the branch as usual */
+    patch(e, slow, e->p);
+    t->dirty = dirty0;
+    t->zf_p = t->rax_p = NULL;
+}
+
 /* A PC-relative branch whose slot is pure and does not write the branch's
  * sources: slot first, then the test, straight into the two successors. */
 static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
@@ -1556,6 +1793,7 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
         edge(t, toff, k + 2);
     } else {
         emit_insn(t, dop, ds, k + 1, true, &ends);
+        emit_branch_select(t, op, d, k);
         int cc = emit_cmp(t, op, d);
         int ni = node_at(t, toff);
         if (ni >= 0 && !(t->dirty & ~t->nd[ni].din)) {
@@ -2107,6 +2345,28 @@ static uint32_t h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo
     return 0;
 }
 
+/* TSAR_EMU_JIT_DUMP=dir: each region's host code to dir/<host address>-<page
+ * offset of its entry>.bin, for objdump -D -b binary -m i386:x86-64
+ * --adjust-vma=<host address>. */
+static void dump_region(uint32_t idx, const uint8_t *start, const uint8_t *end)
+{
+    static const char *dir;
+    static bool checked;
+    if (!checked) {
+        dir = getenv("TSAR_EMU_JIT_DUMP");
+        checked = true;
+    }
+    if (!dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%p-%03x.bin", dir, (const void *)start, idx * 4);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(start, 1, (size_t)(end - start), f);
+        fclose(f);
+    }
+}
+
 static tctx tc; /* translation scratch (the emulator is single-threaded) */
 
 /* Translate the region at idx (its jblock counted enough entries).
@@ -2207,6 +2467,7 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
             jit_flush(m);
         return NULL;
     }
+    dump_region(idx, start, e->p);
     j->used = (size_t)(e->p - j->code + 15) & ~(size_t)15;
     j->translated++;
     j->bytes += (uint64_t)(e->p - start);

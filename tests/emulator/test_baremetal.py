@@ -77,6 +77,8 @@ PROGRAMS = {
     "t_branch": {},
     "t_loadstore": {},
     "t_memgroup": dict(stdout=b"memgroup checksum 0xac69ae0b\n"),
+    "t_select": dict(stdout=b"select checksum 0x6a116da7 irqs 3477 in loop 3475 "
+                            b"d1 599 d2 456 d3 1331 d4 745\n"),
     "t_exc": {},
     "t_user": {},
     "t_cp2": {},

@@ -214,6 +214,30 @@ int main(void)
         CHECK_EQ(92, exc_cause & CAUSE_BD, CAUSE_BD);
     }
 
+    {
+        /* a branch likely, not taken, in the slot of a not-taken branch: it
+         * nullifies its own slot and nothing stays pending (the newer branch
+         * wins), so a fault right after it is not in a delay slot */
+        uint32_t at;
+        int c0 = exc_count;
+        exc_expect = 1;
+        register uint32_t a0_ __asm__("a0") = a;
+        __asm__ volatile(".set push\n\t.set noreorder\n\t"
+                         "la   %0, 1f\n\t"
+                         "bne  $zero, $zero, 2f\n\t"
+                         "beql $zero, $a0, 2f\n\t"
+                         "nop\n\t"
+                         "1: lw $t9, 1($a0)\n\t"
+                         "nop\n\t"
+                         "2: nop\n\t.set pop"
+                         : "=&r"(at), "+r"(a0_)::"t9", "memory");
+        exc_expect = 0;
+        CHECK_EQ(93, exc_count - c0, 1);
+        CHECK_EQ(94, EXCCODE(exc_cause), EXC_ADEL);
+        CHECK_EQ(95, exc_epc, at);
+        CHECK_EQ(96, exc_cause & CAUSE_BD, 0);
+    }
+
     /* ---- EXL already set: EPC (and BD) are not updated ---- */
     {
         uint32_t back;
