@@ -35,8 +35,9 @@ process use one host thread; this machine has 2 cores).
    after the reason). The table is printed (pytest -s).
 
 Why it is slow (measured on this 2-core machine, loaded). bc.tests is real
-work, 406 G guest instructions on TSAR (65 min wall here, 19 min of host
-CPU; 7.4 min under qemu-mipsel): its "parsing of numbers" and "printing
+work, 406-408 G guest instructions on TSAR (65 min wall at load 9-10, 19
+min of host CPU; 22 min wall in the last end-to-end run, at load 2-4,
+which took 24.5 min in all; 5-7 min under qemu-mipsel): its "parsing of numbers" and "printing
 of numbers" tests pipe about 5.1 million lines through `bc | bc | md5sum`; on TSAR that is about 65,000
 guest instructions per line in bc alone (Debian's x86-64 busybox: about
 35,000 per line, valgrind), a third of them in musl's mallocng, plus about
