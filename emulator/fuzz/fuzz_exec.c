@@ -35,6 +35,9 @@
 #define VEC_PA 0x00002000u
 #define MAX_CODE (4096u - 8u)
 #define BUDGET 3000u
+/* instructions per run: BUDGET, or $FUZZ_EXEC_BUDGET (to replay a finding
+ * at the budget where it shows) */
+static unsigned budget = BUDGET;
 
 #define V 0x80000000u
 #define T 0x40000000u
@@ -67,6 +70,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    const char *b = getenv("FUZZ_EXEC_BUDGET");
+    if (b && atoi(b) > 0)
+        budget = (unsigned)atoi(b);
     temu_config cfg;
     char err[256];
     memset(&cfg, 0, sizeof cfg);
@@ -250,12 +256,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             setup_memory(code, n, opt);
             boot(modes[m][0], modes[m][1], opt);
             uint64_t before = temu_insns(E);
-            temu_stop st = temu_run(E, BUDGET);
+            temu_stop st = temu_run(E, budget);
             if (st != TEMU_STOP_LIMIT && st != TEMU_STOP_EXIT && st != TEMU_STOP_HANG)
                 abort(); /* no breakpoints and no host poll here */
             if (temu_get_reg(E, 0) != 0)
                 abort();
-            if (temu_insns(E) - before > BUDGET)
+            if (temu_insns(E) - before > budget)
                 abort();
             snapshot(&s[k], st, temu_insns(E) - before);
         }

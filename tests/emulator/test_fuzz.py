@@ -5,6 +5,7 @@ platform loader) with clang-14 + ASan/UBSan and runs each for a short, fixed
 time on a scratch copy of its generated seed corpus.  Any crash, sanitizer
 report, leak or timeout fails the test.
 """
+import base64
 import os
 import pathlib
 import re
@@ -58,6 +59,33 @@ def test_fuzz_target(fuzz_build, target):
     runs = int(m.group(1))
     print("fuzz_%s: %d executions in %d s" % (target, runs, FUZZ_TIME))
     assert runs >= 50, "fuzzer barely ran:\n" + out[-2000:]
+
+
+# fuzz_exec inputs that once failed (FINDINGS.md), with the per-run budget
+# at which each showed: (finding, budget, option byte + code, base64)
+EXEC_REGRESSIONS = [
+    # F6: interpreter and JIT differed on BD/EPC after a not-taken beql in
+    # the slot of a not-taken beqz (the budget the fuzzer ran it with)
+    ("F6", 3000, "dUAJBAUhIIEAACFUMwAAAAEAIBgAAAAAAQBAXAAAAAAS6c1QUP5/AABI4AMAAAAAAAAPjAAAAAlI4AMAAB"
+                 "AAAGAIQABgiEAAaAAUITrl"),
+    # F5: a run overran its budget at 47 instructions (the same stale state)
+    ("F5", 47, "BwAAqFhYWFhYWFhYACNAKsHgDABwAAAABAAAAFhYWFhYNzc3Nzc3Nzc3Nzc3Nzc3OSE5OTk5OTk5Nzk5OTk5"
+               "KRIAAAA5OTk5OTk5OVgAB0ABWA=="),
+]
+
+
+@pytest.mark.parametrize("finding,budget,data", EXEC_REGRESSIONS, ids=[r[0] for r in EXEC_REGRESSIONS])
+def test_fuzz_exec_regressions(fuzz_build, tmp_path, finding, budget, data):
+    """Inputs fuzz_exec once failed on pass now: both tiers agree and no run
+    overruns its budget."""
+    path = tmp_path / finding
+    path.write_bytes(base64.b64decode(data))
+    r = subprocess.run([str(fuzz_build / "fuzz_exec"), str(path)], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=120,
+                       env=dict(os.environ, FUZZ_EXEC_BUDGET=str(budget)))
+    out = r.stdout.decode(errors="replace")
+    assert r.returncode == 0, out[-3000:]
+    assert "Executed %s" % path in out, out[-3000:]
 
 
 def test_pre_v16_dtb_is_rejected_cleanly(tmp_path):
