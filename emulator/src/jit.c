@@ -1539,8 +1539,11 @@ static bool op_pure(int op)
  *
  *   taken: ops at the target, then J;  not taken: ops, "b J" + slot.
  *
- * A side whose writes the other side reads still works: the sides run one
- * after the other, and only the selected side's writes are kept.
+ * When every result can be computed from the registers as they are at the
+ * branch, all are computed first and the cmovs use the test's own flags;
+ * otherwise the sides run one after the other with the condition in dl
+ * (only the selected side's writes are kept, so a side reading what the
+ * other writes still sees the right value).
  */
 #define SIDE_MAX 4 /* operations per side */
 
