@@ -282,8 +282,9 @@ endif
 # BusyBox's own testsuite on TSAR next to the reference BusyBox under
 # qemu-mipsel (issue 10; tests/boot/test_busybox_testsuite.py), the whole
 # suite in batches, two at a time. Opt-in: TSAR's bc.tests alone pipes
-# 5 million lines through bc | bc and takes most of an hour here under load;
-# make test runs a fixed batch of 17 applets on TSAR instead.
+# 5 million lines through bc | bc: 22 min here at load 2-4, 65 min at load
+# 9-10 (the whole run: 24.5 min at load 2-4); make test runs a fixed batch
+# of 17 applets on TSAR instead.
 test-busybox: emulator kernel busybox-ref
 	PORTKIT_BBSUITE=1 $(PYTHON) -m pytest -s tests/boot/test_busybox_testsuite.py
 

@@ -499,7 +499,6 @@ typedef struct node {
     unsigned ntarg;
     uint32_t writes;     /* guest registers it writes (bit mask) */
     uint32_t din;        /* cached registers possibly dirty on entry */
-    uint32_t reach;      /* nodes reachable from it (bit mask) */
     bool has_pred;       /* a branch of the region goes to it */
     bool done;           /* emitted */
     uint16_t uses[32];   /* reads + writes per guest register */
@@ -1679,6 +1678,22 @@ static bool sides_parallel(tctx *t, const side *s[2], const unsigned nops[2])
     return results <= 2;
 }
 
+/* With the not-taken side's length nf charged: charge the taken side's
+ * instead when the flags say cc (rax, rcx free; mov and cmov keep the
+ * flags). */
+static void charge_taken_side(tctx *t, int cc, uint32_t nt, uint32_t nf)
+{
+    em *e = &t->e;
+    if (nt == nf)
+        return;
+    op_r(e, 1, 0xC7, 1, 0, RAX);
+    d32(e, 0);                 /* mov rax, 0 */
+    op_r(e, 1, 0xC7, 1, 0, RCX);
+    d32(e, nt - nf);           /* mov rcx, nt - nf (sign-extended) */
+    op_r(e, 1, 0x0F40u | (unsigned)cc, 2, RAX, RCX); /* cmov rax, rcx */
+    op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
+}
+
 /* The branch at word k (slot already emitted, sources unchanged by it):
  * when its sides meet, their if-converted form, falling through to the
  * usual code of the branch when the budget does not cover a side. */
@@ -1728,16 +1743,11 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
         int cc = emit_cmp(t, op, d);
         for (unsigned i = 0; i < nres; i++)
             cond_put(t, res[i].gr, res[i].reg, res[i].side ? cc ^ 1 : cc);
-        if (nt != nf) { /* taken: charge nt - nf more (rax = 0 or that) */
-            op_r(e, 1, 0xC7, 1, 0, RAX);
-            d32(e, 0);                 /* mov rax, 0 (flags kept) */
-            op_r(e, 1, 0xC7, 1, 0, RCX);
-            d32(e, nt - nf);           /* mov rcx, nt - nf (sign-extended) */
-            op_r(e, 1, 0x0F40u | (unsigned)cc, 2, RAX, RCX); /* cmov rax, rcx */
-            op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
-        }
+        charge_taken_side(t, cc, nt, nf);
     } else {
         /* one after the other, each result kept when dl says its side */
+        if (nf)
+            rbp_op(e, A_SUB, nf);
         setcc_r(e, emit_cmp(t, op, d), RDX); /* dl = taken */
         for (int k2 = 0; k2 < 2; k2++)
             for (unsigned i = 0; i < nops[k2]; i++) {
@@ -1749,16 +1759,8 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
                     cond_put(t, gr, RCX, k2 ? CC_E : CC_NE);
                 }
             }
-        if (nt == nf) {
-            if (nt)
-                rbp_op(e, A_SUB, nt);
-        } else {
-            mov_ri(e, RAX, nf);
-            mov_ri(e, RCX, nt);
-            op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
-            cmov(e, CC_NE, RAX, RCX);
-            op_r(e, 1, 0x29, 1, RAX, RBP); /* sub rbp, rax */
-        }
+        op_r(e, 0, 0x84, 1, RDX, RDX); /* test dl, dl */
+        charge_taken_side(t, CC_NE, nt, nf);
     }
     t->zf_p = t->rax_p = NULL;
     edge(t, join, k + 2);
@@ -2069,7 +2071,7 @@ static bool find_region(tctx *t, const dpage *dp, uint32_t idx)
     return true;
 }
 
-/* Successor masks, cycles, the cached registers and the dirty sets. */
+/* Successor masks, the cached registers and the dirty sets. */
 static void plan_region(tctx *t)
 {
     uint32_t succ[MAX_NODES];
@@ -2082,28 +2084,18 @@ static void plan_region(tctx *t)
                 t->nd[s].has_pred = true;
             }
         }
-        t->nd[i].reach = succ[i];
     }
-    for (bool ch = true; ch;) {
-        ch = false;
-        for (unsigned i = 0; i < t->nn; i++) {
-            uint32_t r = t->nd[i].reach;
-            for (unsigned j = 0; j < t->nn; j++)
-                if (r >> j & 1)
-                    r |= t->nd[j].reach;
-            if (r != t->nd[i].reach) {
-                t->nd[i].reach = r;
-                ch = true;
-            }
-        }
-    }
-    /* the registers used most, a block on a cycle weighing 8 times more */
+    /* The registers used most; in a loop every use counts, elsewhere a
+     * register needs two.  find_region keeps only blocks on a cycle through
+     * the entry, so the region is a loop when some block branches back to
+     * it (else it is the entry block alone). */
+    bool loop = false;
+    for (unsigned i = 0; i < t->nn; i++)
+        loop |= succ[i] & 1;
     uint32_t score[32] = {0};
-    for (unsigned i = 0; i < t->nn; i++) {
-        uint32_t w = (t->nd[i].reach >> i & 1) ? 8 : 1;
+    for (unsigned i = 0; i < t->nn; i++)
         for (unsigned r = 1; r < 32; r++)
-            score[r] += w * t->nd[i].uses[r];
-    }
+            score[r] += (loop ? 8 : 1) * t->nd[i].uses[r];
     memset(t->hr, -1, sizeof t->hr);
     t->cached = 0;
     for (int h = 0; h < NCACHE; h++) {
