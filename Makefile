@@ -128,13 +128,14 @@ CROSS_LIST     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) isa.cross_compi
 CROSS_COMPILE ?= $(firstword $(foreach p,$(CROSS_LIST),$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
 SYSCALL_ERRORS = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) abi.syscall.error_convention)
 MMU_WALKER     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) mmu.walker)
+UTS_MACHINE    = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) arch.uts_machine)
 
 # UAPI headers and the userland (nolibc) built against them: the initramfs.
 userland: kconfig
 	$(KMAKE) headers_install INSTALL_HDR_PATH=$(UOUT)/sysroot
 	$(MAKE) -C userland OUT=$(UOUT)/userland SYSROOT=$(UOUT)/sysroot \
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
-		SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
+		ARCH_NAME=$(ARCH_NAME) UTS_MACHINE=$(UTS_MACHINE) SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
 # musl and BusyBox from Debian 12's sources (issue 10) and the root file
 # system staged from them, build/<name>/rootfs/ (BusyBox and its links,
@@ -157,7 +158,8 @@ rootfs-build:
 		PYTHON=$(PYTHON) JOBS=$(JOBS)
 	@$(MAKE) --no-print-directory -C userland/busybox SRC=$(BUILD)/src/busybox \
 		OUT=$(UOUT)/busybox MUSL=$(UOUT)/musl JOBS=$(JOBS)
-	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl
+	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl \
+		ARCH_INCLUDE=$(UOUT)/userland/arch-include
 	@$(MAKE) --no-print-directory -C userland/rootfs ROOTFS=$(UOUT)/rootfs \
 		BUSYBOX=$(UOUT)/busybox PROGRAMS=$(UOUT)/musl-tests/bin \
 		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list

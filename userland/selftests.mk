@@ -37,7 +37,7 @@ KST_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 		   -Ikselftest-compat/include -Ikselftest-compat -I$(KST_OUT) \
 		   -I$(OUT)/include -I$(SYSROOT)/include -Iinclude \
 		   -I$(KST_SRC)/futex/include -I$(KST_SRC) \
-		   $(if $(filter negative_v0,$(SYSCALL_ERRORS)),-DTSAR_SYSCALL_NEGATIVE_V0)
+		   $(if $(filter negative_v0,$(SYSCALL_ERRORS)),-DPORTKIT_SYSCALL_NEGATIVE_V0)
 # -s: the binaries go into the gzipped initramfs that every boot unpacks
 # (about 35 boot instructions per byte).
 KST_CFLAGS	:= $(filter-out -Wextra,$(CFLAGS)) -s -Wno-unused-function \

@@ -154,7 +154,21 @@ typedef enum temu_stop {
     TEMU_STOP_BREAK,      /* PC reached a breakpoint (not executed yet) */
     TEMU_STOP_HANG,       /* guest waits with no possible wake-up source */
     TEMU_STOP_HOST,       /* host poll asked to stop */
+    TEMU_STOP_STUB,       /* a CPU spins for good in a porting stub (below) */
+    TEMU_STOP_SPIN,       /* every CPU spins for good */
 } temu_stop;
+
+/*
+ * Spinning for good: a CPU whose next instructions are a branch to itself
+ * with a nop in its delay slot, interrupts masked (Status.IE = 0, or EXL or
+ * ERL set), can never leave.  The run stops with TEMU_STOP_STUB as soon as
+ * one CPU spins so inside a code symbol named portkit_stub_* (portkit's
+ * generated stubs of unported responsibilities leave their message's link
+ * address in $v0 there), and with TEMU_STOP_SPIN once every CPU spins so.
+ * Checked at each host poll (every poll_interval instructions).
+ * temu_spin() gives the CPU (the first one found) and the branch's PC.
+ */
+int temu_spin(const temu *e, uint32_t *pc);
 
 /* Run at most max_insns instructions. */
 temu_stop temu_run(temu *e, uint64_t max_insns);
@@ -263,6 +277,18 @@ temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns);
  * far, with their share of all executed instructions.  Returns -1 (and
  * prints nothing) in a normal build. */
 int temu_pair_hist(FILE *out, unsigned top);
+
+/*
+ * The loaded ELF's code symbols (FUNC and sized NOTYPE symbols of .symtab):
+ * the name of the one `addr` falls in and the offset into it, or NULL.
+ */
+const char *temu_symbol(const temu *e, uint32_t addr, uint32_t *offset);
+/* Read bytes at a link-time (ELF virtual) address: through the loaded
+ * segments, else through the selected CPU's MMU.  0 or -1. */
+int temu_read_link(temu *e, uint32_t va, void *buf, size_t len);
+/* The NUL-terminated string there (at most len - 1 bytes, unprintable bytes
+ * shown as '?'); returns its length. */
+size_t temu_read_link_string(temu *e, uint32_t va, char *buf, size_t len);
 
 /* One-line description of the platform (RAM banks, devices, IRQs, clock). */
 void temu_describe(const temu *e, char *buf, size_t len);

@@ -378,11 +378,14 @@ typedef struct machine {
     int stop_kind;         /* TEMU_EXIT_* when the guest stopped */
     uint32_t stop_value;
     bool stop_req;
+    int spin_cpu;          /* TEMU_STOP_STUB/SPIN: the CPU and where it spins */
+    uint32_t spin_pc;
+    struct symtab *syms;   /* the ELF's code symbols (symbols.c), or NULL */
 
     /* boot */
     uint32_t entry;
     bool have_entry;
-    struct { uint64_t lo, hi; } loaded[64];
+    struct { uint64_t lo, hi; uint32_t va; } loaded[64]; /* physical range, link address */
     int nloaded;
     void *dtb;             /* platform DTB (copy) */
     size_t dtb_len;
@@ -521,6 +524,10 @@ bool blockdev_irq_line(blockdev_t *b);
 simhelper_t *simhelper_create(machine *m, const dev_desc *d);
 
 /* loader_elf.c */
+/* symbols.c */
+void symbols_load(machine *m, const void *buf, size_t len);
+void symbols_free(machine *m);
+
 int elf_load(machine *m, const void *buf, size_t len, const char *name,
              char *err, size_t errlen);
 

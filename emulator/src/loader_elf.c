@@ -114,6 +114,7 @@ int elf_load(machine *m, const void *buf, size_t len, const char *name, char *er
         if (rd32(ph + offsetof(Elf32_Phdr, p_type)) != PT_LOAD)
             continue;
         uint32_t off = rd32(ph + offsetof(Elf32_Phdr, p_offset));
+        uint32_t vaddr = rd32(ph + offsetof(Elf32_Phdr, p_vaddr));
         uint32_t paddr = rd32(ph + offsetof(Elf32_Phdr, p_paddr));
         uint32_t filesz = rd32(ph + offsetof(Elf32_Phdr, p_filesz));
         uint32_t memsz = rd32(ph + offsetof(Elf32_Phdr, p_memsz));
@@ -126,10 +127,12 @@ int elf_load(machine *m, const void *buf, size_t len, const char *name, char *er
         if (m->nloaded < (int)(sizeof m->loaded / sizeof m->loaded[0])) {
             m->loaded[m->nloaded].lo = paddr;
             m->loaded[m->nloaded].hi = (uint64_t)paddr + memsz;
+            m->loaded[m->nloaded].va = vaddr;
             m->nloaded++;
         }
     }
     m->entry = (uint32_t)entry_pa;
     m->have_entry = true;
+    symbols_load(m, buf, len);
     return 0;
 }

@@ -255,6 +255,7 @@ void temu_destroy(temu *e)
     free(m->dtb);
     free(m->boot_dtb);
     free(m->cpus);
+    symbols_free(m);
     free(e);
 }
 
@@ -437,6 +438,77 @@ static void trace_insn(machine *m, cpu_t *c)
     }
 }
 
+/* ------------------------------------------------------------ spinning */
+
+/* The instruction word at virtual `va` as CPU c would fetch it (no side
+ * effects); false when it is not mapped to RAM. */
+static bool fetch_word(machine *m, cpu_t *c, uint32_t va, uint32_t *w)
+{
+    uint64_t pa;
+    uint8_t *p;
+    if (mmu_translate(c, va, ACC_FETCH, c->mode, &pa, false) || !(p = bus_ram_ptr(m, pa, 4)))
+        return false;
+    memcpy(w, p, 4);
+    return true;
+}
+
+/* beq/beql rs, rs, .; bgez/bgezl $0, .; j . */
+static bool branches_to_itself(uint32_t w, uint32_t pc)
+{
+    unsigned op = w >> 26, rs = (w >> 21) & 31, rt = (w >> 16) & 31;
+    if ((op == 0x04 || op == 0x14) && rs == rt)
+        return (w & 0xFFFF) == 0xFFFF;
+    if (op == 0x01 && rs == 0 && (rt == 0x01 || rt == 0x03))
+        return (w & 0xFFFF) == 0xFFFF;
+    if (op == 0x02)
+        return (((pc + 4) & 0xF0000000u) | ((w & 0x03FFFFFFu) << 2)) == pc;
+    return false;
+}
+
+/* Does CPU c spin for good (emu.h)?  Sets *at to the branch's PC. */
+static bool spins_for_good(machine *m, cpu_t *c, uint32_t *at)
+{
+    if (c->waiting || ((c->status & ST_IE) && !(c->status & (ST_EXL | ST_ERL))))
+        return false;
+    uint32_t b = c->br_pending ? c->pc - 4 : c->pc, w, slot;
+    if (c->br_pending && c->br_target != b)
+        return false;
+    if (!fetch_word(m, c, b, &w) || !fetch_word(m, c, b + 4, &slot) || slot != 0 ||
+        !branches_to_itself(w, b))
+        return false;
+    *at = b;
+    return true;
+}
+
+/* TEMU_STOP_STUB or TEMU_STOP_SPIN when the run must stop, else -1. */
+static int check_spin(machine *m)
+{
+    int spinning = 0;
+    for (int k = 0; k < m->ncpus; k++) {
+        uint32_t at;
+        if (!spins_for_good(m, &m->cpus[k], &at))
+            continue;
+        if (!spinning++) {
+            m->spin_cpu = k;
+            m->spin_pc = at;
+        }
+        const char *sym = temu_symbol((temu *)m, at, NULL);
+        if (sym && !strncmp(sym, "portkit_stub_", 13)) {
+            m->spin_cpu = k;
+            m->spin_pc = at;
+            return TEMU_STOP_STUB;
+        }
+    }
+    return spinning == m->ncpus ? TEMU_STOP_SPIN : -1;
+}
+
+int temu_spin(const temu *e, uint32_t *pc)
+{
+    if (pc)
+        *pc = e->m.spin_pc;
+    return e->m.spin_cpu;
+}
+
 /* ------------------------------------------------------------ scheduler */
 
 static uint64_t rng_next(machine *m)
@@ -550,6 +622,9 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
                 return TEMU_STOP_HOST;
             if (m->input_arrived)
                 machine_update_irqs(m);
+            int s = check_spin(m);
+            if (s >= 0)
+                return (temu_stop)s;
         }
         cpu_t *c;
         if (only) {

@@ -3,8 +3,9 @@
  * file, stdin polling, raw terminal), timeouts, exit status.
  *
  * Exit status: guest END_WITH_RETVAL value & 0xFF; SC_STOP 0;
- * EXCEPT_WITH_VAL 127; timeout or guest hang 124; instruction limit 125;
- * bad input / internal error 126; host signal 128+N.
+ * EXCEPT_WITH_VAL 127; timeout or guest hang 124 (every CPU waits with no
+ * wake-up source, or spins for good); instruction limit 125; a CPU stopped
+ * in a porting stub 123; bad input / internal error 126; host signal 128+N.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include "emu.h"
 #include "gdbstub.h"
 
+#define EXIT_STUB 123
 #define EXIT_TIMEOUT 124
 #define EXIT_LIMIT 125
 #define EXIT_ERROR 126
@@ -35,6 +37,20 @@
 #define TIMEOUT_MAX_SECS 1e9
 
 static const char *prog = "tsar-emu";
+
+/* " <symbol+0x1c>" for a code address of the ELF, else "" */
+static const char *where(const temu *e, uint32_t pc, char *buf, size_t len)
+{
+    uint32_t off;
+    const char *sym = temu_symbol(e, pc, &off);
+    if (!sym)
+        snprintf(buf, len, "%s", "");
+    else if (off)
+        snprintf(buf, len, " <%s+0x%x>", sym, off);
+    else
+        snprintf(buf, len, " <%s>", sym);
+    return buf;
+}
 
 /* ------------------------------------------------------------ host state */
 
@@ -668,8 +684,10 @@ int main(int argc, char **argv)
         int sel = temu_selected_cpu(e);
         for (int i = 0; i < temu_ncpus(e); i++) {
             temu_select_cpu(e, i);
-            fprintf(stderr, "%s: cpu%d (id %u): pc=0x%08x%s, %llu instructions\n", prog, i,
-                    temu_cpu_id(e, i), temu_get_reg(e, TEMU_REG_PC),
+            char sym[160];
+            uint32_t pc = temu_get_reg(e, TEMU_REG_PC);
+            fprintf(stderr, "%s: cpu%d (id %u): pc=0x%08x%s%s, %llu instructions\n", prog, i,
+                    temu_cpu_id(e, i), pc, where(e, pc, sym, sizeof sym),
                     temu_cpu_waiting(e, i) ? " (waiting)" : "",
                     (unsigned long long)temu_cpu_insns(e, i));
         }
@@ -703,6 +721,27 @@ int main(int argc, char **argv)
                 "instructions)\n",
                 prog, temu_get_reg(e, TEMU_REG_PC), n);
         break;
+    case TEMU_STOP_STUB:
+    case TEMU_STOP_SPIN: {
+        /* a stub leaves its message's link address in $v0 (emu.h) */
+        uint32_t pc;
+        char sym[160], msg[512] = "";
+        int cpu = temu_spin(e, &pc);
+        temu_select_cpu(e, cpu);
+        if (stop == TEMU_STOP_STUB) {
+            status = EXIT_STUB;
+            temu_read_link_string(e, temu_get_reg(e, 2), msg, sizeof msg);
+            fprintf(stderr, "%s: cpu%d stopped in a porting stub at 0x%08x%s: %s\n", prog, cpu,
+                    pc, where(e, pc, sym, sizeof sym), *msg ? msg : "(no message in $v0)");
+        } else {
+            status = EXIT_TIMEOUT;
+            fprintf(stderr,
+                    "%s: guest hang: every CPU spins with interrupts masked (cpu%d at "
+                    "0x%08x%s, %llu instructions)\n",
+                    prog, cpu, pc, where(e, pc, sym, sizeof sym), n);
+        }
+        break;
+    }
     case TEMU_STOP_BREAK:
     case TEMU_STOP_HOST:
     default:

@@ -433,8 +433,8 @@ def test_nolibc_declares_the_spec_clobbers():
     root = Path(__file__).resolve().parents[2]
     sc = derive(load_spec(root / "arch-spec.yaml").data)["syscall"]
     text = (root / "userland" / "nolibc" / "arch.h").read_text()
-    m = re.search(r"#define __TSAR_SYSCALL_CLOBBERS((?:.*\\\n)*.*)", text)
-    assert m, "no __TSAR_SYSCALL_CLOBBERS in arch.h"
+    m = re.search(r"#define __PORTKIT_SYSCALL_CLOBBERS((?:.*\\\n)*.*)", text)
+    assert m, "no __PORTKIT_SYSCALL_CLOBBERS in arch.h"
     names = re.findall(r'"([^"]+)"', m.group(1))
     regs = sorted(int(n[1:]) for n in names if re.fullmatch(r"\$\d+", n))
     assert regs == sc["clobber_regnums"]

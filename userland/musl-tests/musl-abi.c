@@ -47,6 +47,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "portkit-arch.h"	/* PORTKIT_UTS_MACHINE: the spec's arch.uts_machine */
+
 extern char **environ;
 
 static int passed, failed;
@@ -759,7 +761,7 @@ static void check_system(void)
 	struct rlimit rl, rl2;
 	char *e;
 
-	check("uname", !uname(&u) && !strcmp(u.sysname, "Linux") && !strcmp(u.machine, "tsar"),
+	check("uname", !uname(&u) && !strcmp(u.sysname, "Linux") && !strcmp(u.machine, PORTKIT_UTS_MACHINE),
 	      "%s %s", u.sysname, u.machine);
 	check("ids", getpid() > 1 && getppid() >= 1 && getuid() == 0 && geteuid() == 0,
 	      "pid %d ppid %d", getpid(), getppid());

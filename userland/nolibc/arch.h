@@ -7,7 +7,7 @@
  * MIPS o32 register convention on the asm-generic system call numbers:
  *   number in v0, arguments in a0-a3 then at 16(sp).. on the stack,
  *   result in v0, errors as a3 = 1 with a positive errno in v0
- *   (or -errno in v0 when built with -DTSAR_SYSCALL_NEGATIVE_V0);
+ *   (or -errno in v0 when built with -DPORTKIT_SYSCALL_NEGATIVE_V0);
  *   at, v1, t0-t9, hi and lo are clobbered (zeroed), as o32's calls may.
  * It also steers nolibc 6.1's sys.h towards the calls a 32-bit asm-generic
  * ABI has, and routes lseek to llseek; libc.h adds calls nolibc lacks.
@@ -25,8 +25,8 @@
 #include <asm/fcntl.h>	/* O_* flags: nolibc 6.1 expects them from arch.h */
 #include <asm/unistd.h>
 
-#define __tsar_str(x)		#x
-#define __stringify_nr(x)	__tsar_str(x)
+#define __portkit_str(x)		#x
+#define __stringify_nr(x)	__portkit_str(x)
 
 /* The layout of struct stat64 (asm-generic, 32-bit), which fstatat64 fills. */
 struct sys_stat_struct {
@@ -79,26 +79,26 @@ struct sys_stat_struct {
  * No plain lseek on this ABI, only llseek (offset in two halves, result
  * through a pointer). nolibc 6.1 calls my_syscall3(__NR_lseek, ...), so
  * __NR_lseek is a number no system call uses and my_syscall3 turns it
- * into __tsar_lseek() (below).
+ * into __portkit_lseek() (below).
  */
 #define __NR_lseek		(-1)
 
 /* The routing functions (defined below) the my_syscallN macros call. */
-struct __tsar_timepair;
-static long __tsar_gettimeofday(void *tv, void *tz);
-static long __tsar_fstatat(long dirfd, const char *path,
+struct __portkit_timepair;
+static long __portkit_gettimeofday(void *tv, void *tz);
+static long __portkit_fstatat(long dirfd, const char *path,
 			   struct sys_stat_struct *st, long flags);
-static long __tsar_ppoll(void *fds, long nfds, struct __tsar_timepair *ts,
+static long __portkit_ppoll(void *fds, long nfds, struct __portkit_timepair *ts,
 			 void *sigmask);
-static long __tsar_wait4(long pid, int *status, long options, void *rusage);
-static long __tsar_pselect6(long nfds, void *r, void *w, void *e,
-			    struct __tsar_timepair *ts, void *sigmask);
-static long __tsar_lseek(long fd, long offset, long whence);
+static long __portkit_wait4(long pid, int *status, long options, void *rusage);
+static long __portkit_pselect6(long nfds, void *r, void *w, void *e,
+			    struct __portkit_timepair *ts, void *sigmask);
+static long __portkit_lseek(long fd, long offset, long whence);
 
-#ifdef TSAR_SYSCALL_NEGATIVE_V0
-#define __TSAR_SYSCALL_RESULT(v0, a3)	(v0)
+#ifdef PORTKIT_SYSCALL_NEGATIVE_V0
+#define __PORTKIT_SYSCALL_RESULT(v0, a3)	(v0)
 #else
-#define __TSAR_SYSCALL_RESULT(v0, a3)	((a3) ? -(v0) : (v0))
+#define __PORTKIT_SYSCALL_RESULT(v0, a3)	((a3) ? -(v0) : (v0))
 #endif
 
 /*
@@ -107,7 +107,7 @@ static long __tsar_lseek(long fd, long offset, long whence);
  * kernel returns them zeroed. s0-s7, fp, gp, sp, ra and a0-a2 come back as
  * they were; v0 is the result and a3 the error flag.
  */
-#define __TSAR_SYSCALL_CLOBBERS						\
+#define __PORTKIT_SYSCALL_CLOBBERS						\
 	"memory", "$1", "$3", "$8", "$9", "$10", "$11", "$12", "$13",	\
 	"$14", "$15", "$24", "$25", "hi", "lo"
 
@@ -119,8 +119,8 @@ static long __tsar_lseek(long fd, long offset, long whence);
 	__asm__ volatile("syscall"					\
 			 : "+r"(_num), "=r"(_a3)			\
 			 :						\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
 #define my_syscall1(num, arg1)						\
@@ -132,16 +132,16 @@ static long __tsar_lseek(long fd, long offset, long whence);
 	__asm__ volatile("syscall"					\
 			 : "+r"(_num), "=r"(_a3)			\
 			 : "r"(_a0)					\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
 #define my_syscall2(num, arg1, arg2)					\
 	((num) == -6 ?							\
-	 __tsar_gettimeofday((void *)(arg1), (void *)(arg2)) :		\
-	 __tsar_syscall2(num, arg1, arg2))
+	 __portkit_gettimeofday((void *)(arg1), (void *)(arg2)) :		\
+	 __portkit_syscall2(num, arg1, arg2))
 
-#define __tsar_syscall2(num, arg1, arg2)				\
+#define __portkit_syscall2(num, arg1, arg2)				\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -151,16 +151,16 @@ static long __tsar_lseek(long fd, long offset, long whence);
 	__asm__ volatile("syscall"					\
 			 : "+r"(_num), "=r"(_a3)			\
 			 : "r"(_a0), "r"(_a1)				\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
 #define my_syscall3(num, arg1, arg2, arg3)				\
 	((num) == __NR_lseek ?						\
-	 __tsar_lseek((long)(arg1), (long)(arg2), (long)(arg3)) :	\
-	 __tsar_syscall3(num, arg1, arg2, arg3))
+	 __portkit_lseek((long)(arg1), (long)(arg2), (long)(arg3)) :	\
+	 __portkit_syscall3(num, arg1, arg2, arg3))
 
-#define __tsar_syscall3(num, arg1, arg2, arg3)				\
+#define __portkit_syscall3(num, arg1, arg2, arg3)				\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -171,23 +171,23 @@ static long __tsar_lseek(long fd, long offset, long whence);
 	__asm__ volatile("syscall"					\
 			 : "+r"(_num), "=r"(_a3)			\
 			 : "r"(_a0), "r"(_a1), "r"(_a2)			\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
 #define my_syscall4(num, arg1, arg2, arg3, arg4)			\
 	((num) == -2 ?							\
-	 __tsar_fstatat((long)(arg1), (void *)(arg2), (void *)(arg3),	\
+	 __portkit_fstatat((long)(arg1), (void *)(arg2), (void *)(arg3),	\
 			(long)(arg4)) :					\
 	 (num) == -4 ?							\
-	 __tsar_ppoll((void *)(arg1), (long)(arg2), (void *)(arg3),	\
+	 __portkit_ppoll((void *)(arg1), (long)(arg2), (void *)(arg3),	\
 		      (void *)(arg4)) :					\
 	 (num) == -5 ?							\
-	 __tsar_wait4((long)(arg1), (void *)(arg2), (long)(arg3),	\
+	 __portkit_wait4((long)(arg1), (void *)(arg2), (long)(arg3),	\
 		      (void *)(arg4)) :					\
-	 __tsar_syscall4(num, arg1, arg2, arg3, arg4))
+	 __portkit_syscall4(num, arg1, arg2, arg3, arg4))
 
-#define __tsar_syscall4(num, arg1, arg2, arg3, arg4)			\
+#define __portkit_syscall4(num, arg1, arg2, arg3, arg4)			\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -198,8 +198,8 @@ static long __tsar_lseek(long fd, long offset, long whence);
 	__asm__ volatile("syscall"					\
 			 : "+r"(_num), "+r"(_a3)			\
 			 : "r"(_a0), "r"(_a1), "r"(_a2)			\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
 /* Arguments 5 and 6 go to 16(sp) and 20(sp) of a 32-byte o32 frame. */
@@ -218,17 +218,17 @@ static long __tsar_lseek(long fd, long offset, long whence);
 			 "addiu	$sp, $sp, 32"				\
 			 : "+r"(_num), "+r"(_a3)			\
 			 : "r"(_a0), "r"(_a1), "r"(_a2), "r"(_a4)	\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
 #define my_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6)		\
 	((num) == -3 ?							\
-	 __tsar_pselect6((long)(arg1), (void *)(arg2), (void *)(arg3),	\
+	 __portkit_pselect6((long)(arg1), (void *)(arg2), (void *)(arg3),	\
 			 (void *)(arg4), (void *)(arg5), (void *)(arg6)) : \
-	 __tsar_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6))
+	 __portkit_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6))
 
-#define __tsar_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6)	\
+#define __portkit_syscall6(num, arg1, arg2, arg3, arg4, arg5, arg6)	\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -246,17 +246,17 @@ static long __tsar_lseek(long fd, long offset, long whence);
 			 : "+r"(_num), "+r"(_a3)			\
 			 : "r"(_a0), "r"(_a1), "r"(_a2), "r"(_a4),	\
 			   "r"(_a5)					\
-			 : __TSAR_SYSCALL_CLOBBERS);			\
-	__TSAR_SYSCALL_RESULT(_num, _a3);				\
+			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
-struct __tsar_timespec64 {
+struct __portkit_timespec64 {
 	long long tv_sec;
 	long long tv_nsec;
 };
 
 /* The 32-bit-time timespec/timeval nolibc 6.1 uses (two longs each). */
-struct __tsar_timepair {
+struct __portkit_timepair {
 	long sec;
 	long frac;
 };
@@ -266,7 +266,7 @@ struct __tsar_timepair {
  * so a bad address gives EFAULT as the real call would, not a fault.
  */
 static __attribute__((unused))
-long __tsar_copy_out(void *dst, const void *src, long len)
+long __portkit_copy_out(void *dst, const void *src, long len)
 {
 	int fds[2];
 	long ret;
@@ -283,60 +283,60 @@ long __tsar_copy_out(void *dst, const void *src, long len)
 }
 
 static __attribute__((unused))
-long __tsar_gettimeofday(void *tv, void *tz)
+long __portkit_gettimeofday(void *tv, void *tz)
 {
-	static const struct __tsar_timepair no_tz;	/* UTC, no DST */
-	struct __tsar_timespec64 ts;
-	struct __tsar_timepair tv32;
+	static const struct __portkit_timepair no_tz;	/* UTC, no DST */
+	struct __portkit_timespec64 ts;
+	struct __portkit_timepair tv32;
 	long ret;
 
 	if (tv) {
-		ret = __tsar_syscall2(__NR_clock_gettime64, 0 /* CLOCK_REALTIME */, &ts);
+		ret = __portkit_syscall2(__NR_clock_gettime64, 0 /* CLOCK_REALTIME */, &ts);
 		if (ret < 0)
 			return ret;
 		tv32.sec = (long)ts.tv_sec;
 		tv32.frac = (long)(ts.tv_nsec / 1000);
-		ret = __tsar_copy_out(tv, &tv32, sizeof(tv32));
+		ret = __portkit_copy_out(tv, &tv32, sizeof(tv32));
 		if (ret < 0)
 			return ret;
 	}
-	return tz ? __tsar_copy_out(tz, &no_tz, sizeof(no_tz)) : 0;
+	return tz ? __portkit_copy_out(tz, &no_tz, sizeof(no_tz)) : 0;
 }
 
 static __attribute__((unused))
-struct __tsar_timespec64 *__tsar_ts64(struct __tsar_timespec64 *out,
-				      const struct __tsar_timepair *ts)
+struct __portkit_timespec64 *__portkit_ts64(struct __portkit_timespec64 *out,
+				      const struct __portkit_timepair *ts)
 {
 	if (!ts)
-		return (struct __tsar_timespec64 *)0;
+		return (struct __portkit_timespec64 *)0;
 	out->tv_sec = ts->sec;
 	out->tv_nsec = ts->frac;
 	return out;
 }
 
 static __attribute__((unused))
-long __tsar_pselect6(long nfds, void *r, void *w, void *e,
-		     struct __tsar_timepair *ts, void *sigmask)
+long __portkit_pselect6(long nfds, void *r, void *w, void *e,
+		     struct __portkit_timepair *ts, void *sigmask)
 {
-	struct __tsar_timespec64 ts64;
+	struct __portkit_timespec64 ts64;
 
-	return __tsar_syscall6(__NR_pselect6_time64, nfds, r, w, e,
-			       __tsar_ts64(&ts64, ts), sigmask);
+	return __portkit_syscall6(__NR_pselect6_time64, nfds, r, w, e,
+			       __portkit_ts64(&ts64, ts), sigmask);
 }
 
 static __attribute__((unused))
-long __tsar_ppoll(void *fds, long nfds, struct __tsar_timepair *ts,
+long __portkit_ppoll(void *fds, long nfds, struct __portkit_timepair *ts,
 		  void *sigmask)
 {
-	struct __tsar_timespec64 ts64;
+	struct __portkit_timespec64 ts64;
 
-	return __tsar_syscall4(__NR_ppoll_time64, fds, nfds,
-			       __tsar_ts64(&ts64, ts), sigmask);
+	return __portkit_syscall4(__NR_ppoll_time64, fds, nfds,
+			       __portkit_ts64(&ts64, ts), sigmask);
 }
 
 /* wait4() on waitid(): the status word rebuilt from the siginfo. */
 static __attribute__((unused))
-long __tsar_wait4(long pid, int *status, long options, void *rusage)
+long __portkit_wait4(long pid, int *status, long options, void *rusage)
 {
 	/* siginfo: signo, errno, code, then pid, uid, status for SIGCHLD. */
 	int info[32];
@@ -380,7 +380,7 @@ long __tsar_wait4(long pid, int *status, long options, void *rusage)
 
 /* fstatat64() on statx(), filling the struct stat64 layout above. */
 static __attribute__((unused))
-long __tsar_fstatat(long dirfd, const char *path, struct sys_stat_struct *st,
+long __portkit_fstatat(long dirfd, const char *path, struct sys_stat_struct *st,
 		    long flags)
 {
 	struct {
@@ -424,7 +424,7 @@ long __tsar_fstatat(long dirfd, const char *path, struct sys_stat_struct *st,
 }
 
 static __attribute__((unused))
-long __tsar_lseek(long fd, long offset, long whence)
+long __portkit_lseek(long fd, long offset, long whence)
 {
 	long long result;
 	long ret;

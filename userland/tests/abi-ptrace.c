@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptrace and seccomp on the TSAR ABI: MIPS register numbering for
+ * ptrace and seccomp on the port's ABI: MIPS register numbering for
  * PTRACE_PEEKUSR/POKEUSR, MIPS's PTRACE_GETREGS layout, the NT_PRSTATUS
  * and thread-pointer regsets, changing and skipping a syscall at the entry
  * stop, the exit stop, PTRACE_GET_SYSCALL_INFO's arch, and a seccomp
@@ -16,12 +16,10 @@
 #include <linux/seccomp.h>
 #include <linux/uio.h>
 #include <asm/ptrace.h>
+#include <asm/unistd.h>
 
-/* The arch's own UAPI names are AUDIT_ARCH_<ARCH> and NT_<ARCH>_TLS. */
-#if !defined(AUDIT_ARCH_TSAR) && defined(AUDIT_ARCH_QMIPS)
-#define AUDIT_ARCH_TSAR		AUDIT_ARCH_QMIPS
-#define NT_TSAR_TLS		NT_QMIPS_TLS
-#endif
+/* AUDIT_ARCH_<ARCH> and NT_<ARCH>_TLS, whatever the arch is called */
+#include "portkit-arch.h"
 
 #ifndef __WALL
 #define __WALL	0x40000000	/* linux/wait.h */
@@ -92,7 +90,7 @@ static void syscall_stop(pid_t pid, int entry, long want_nr,
 	       sig == (SIGTRAP | 0x80) && ret > 0 &&
 	       info->op == (entry ? PTRACE_SYSCALL_INFO_ENTRY :
 			    PTRACE_SYSCALL_INFO_EXIT) &&
-	       info->arch == AUDIT_ARCH_TSAR &&
+	       info->arch == PORTKIT_AUDIT_ARCH &&
 	       (!entry || (long)info->entry.nr == want_nr),
 	       "arch %lx nr %ld", info->arch, entry ? (long)info->entry.nr : 0);
 }
@@ -148,7 +146,7 @@ static void check_ptrace(void)
 
 	iov.iov_base = &tp;
 	iov.iov_len = sizeof(tp);
-	ret = ptrace(PTRACE_GETREGSET, pid, NT_TSAR_TLS, (long)&iov);
+	ret = ptrace(PTRACE_GETREGSET, pid, PORTKIT_NT_TLS, (long)&iov);
 	report("getregset-tls", ret == 0 && tp == 0x7150000, "ret %ld tp %lx", ret, tp);
 	val = 0;
 	ret = ptrace(PTRACE_GET_THREAD_AREA, pid, 0, (long)&val);
@@ -178,7 +176,7 @@ static void check_seccomp(void)
 {
 	struct sock_filter filter[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_TSAR, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PORTKIT_AUDIT_ARCH, 0, 3),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 2, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -202,12 +200,12 @@ static void check_seccomp(void)
 	}
 	waitpid(pid, &status, 0);
 	report("seccomp-arch-and-nr", status == 0, "status %lx arch %lx",
-	       status, AUDIT_ARCH_TSAR);
-	report("audit-arch-not-o32", AUDIT_ARCH_TSAR != AUDIT_ARCH_MIPSEL,
-	       "tsar %lx mipsel %lx", AUDIT_ARCH_TSAR, AUDIT_ARCH_MIPSEL);
+	       status, PORTKIT_AUDIT_ARCH);
+	report("audit-arch-not-o32", PORTKIT_AUDIT_ARCH != AUDIT_ARCH_MIPSEL,
+	       PORTKIT_ARCH_NAME " %lx mipsel %lx", PORTKIT_AUDIT_ARCH, AUDIT_ARCH_MIPSEL);
 }
 
-/* A core dump carries the thread pointer in an NT_TSAR_TLS note. */
+/* A core dump carries the thread pointer in an NT_<ARCH>_TLS note. */
 static void check_core_note(void)
 {
 	static unsigned char core[65536];
@@ -242,7 +240,7 @@ static void check_core_note(void)
 
 				if (nh->n_type == NT_PRSTATUS)
 					prstatus = 1;
-				if (nh->n_type == NT_TSAR_TLS && desc + 4 <= (unsigned int)n)
+				if (nh->n_type == PORTKIT_NT_TLS && desc + 4 <= (unsigned int)n)
 					memcpy(&tp, core + desc, 4);
 				off = desc + ((nh->n_descsz + 3) & ~3);
 			}
@@ -273,7 +271,7 @@ static long clone_with_s0(long *s0_after)
 			 "addiu	$sp, $sp, 32"
 			 : "+r"(v0), "+r"(a3), "+r"(s0)
 			 : "r"(a0), "r"(a1), "r"(a2)
-			 : __TSAR_SYSCALL_CLOBBERS);
+			 : __PORTKIT_SYSCALL_CLOBBERS);
 	*s0_after = s0;
 	return a3 ? -v0 : v0;
 }

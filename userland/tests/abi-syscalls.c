@@ -27,7 +27,7 @@ static void raw_syscall(long nr, long *v0, long *a3)
 	register long r_v0 __asm__("v0") = nr;
 	register long r_a3 __asm__("a3") = 0x1234;
 
-	__asm__ volatile("syscall" : "+r"(r_v0), "+r"(r_a3) : : __TSAR_SYSCALL_CLOBBERS);
+	__asm__ volatile("syscall" : "+r"(r_v0), "+r"(r_a3) : : __PORTKIT_SYSCALL_CLOBBERS);
 	*v0 = r_v0;
 	*a3 = r_a3;
 }
@@ -42,7 +42,7 @@ static void check_enosys(void)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		raw_syscall(bad[i], &v0, &a3);
-#ifdef TSAR_SYSCALL_NEGATIVE_V0
+#ifdef PORTKIT_SYSCALL_NEGATIVE_V0
 		int ok = v0 == -ENOSYS && a3 == 0x1234;
 #else
 		int ok = v0 == ENOSYS && a3 == 1;

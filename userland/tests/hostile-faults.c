@@ -84,7 +84,7 @@ static void sigreturn_at(unsigned long sp)
 			 "li $v0, %1\n"
 			 "syscall\n"
 			 : : "r"(sp), "i"(__NR_rt_sigreturn)
-			 : "$2", __TSAR_SYSCALL_CLOBBERS);
+			 : "$2", __PORTKIT_SYSCALL_CLOBBERS);
 }
 
 static void sigreturn_null(void)    { sigreturn_at(0); }
