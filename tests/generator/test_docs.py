@@ -51,6 +51,12 @@ def text(name):
     return (ROOT / name).read_text(encoding="utf-8", errors="replace")
 
 
+def anchors(path):
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces to '-'."""
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+            for h in re.findall(r"^#+\s+(.*)$", path.read_text(encoding="utf-8"), re.M)}
+
+
 def test_readme_is_short():
     n = len(text("README.md").splitlines())
     assert n <= README_MAX_LINES, f"README.md has {n} lines (at most {README_MAX_LINES})"
@@ -75,9 +81,12 @@ def test_relative_links_resolve():
             for target in LINK.findall(line):
                 if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
                     continue
-                path = target.split("#", 1)[0]
-                if not (ROOT / name).parent.joinpath(path).resolve().exists():
+                path, _, anchor = target.partition("#")
+                dest = (ROOT / name).parent.joinpath(path).resolve()
+                if not dest.exists():
                     bad.append(f"{name}:{i}: {target}")
+                elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                    bad.append(f"{name}:{i}: {target} (no such heading)")
     assert not bad, "links to missing files:\n" + "\n".join(bad)
 
 
