@@ -137,7 +137,7 @@ userland: kconfig
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
 		ARCH_NAME=$(ARCH_NAME) UTS_MACHINE=$(UTS_MACHINE) SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
-# musl and BusyBox from Debian 12's sources (issue 10) and the root file
+# musl and BusyBox from Debian 12's sources and the root file
 # system staged from them, build/<name>/rootfs/ (BusyBox and its links,
 # /etc, the musl-built test programs of userland/musl-tests/), whose list
 # joins the initramfs of the default spec's kernels. ROOTFS_INITRAMFS=0
@@ -206,7 +206,7 @@ emulator:
 	@scripts/install-deps.sh emulator
 	$(MAKE) -C emulator BUILD=$(BUILD)
 
-# The root file system image for the block device (issue 10): an ext4
+# The root file system image for the block device: an ext4
 # image of ROOTFS_DIR made with mke2fs -d (scripts/make-disk.sh, no root
 # needed), rebuilt only when its inputs change. By default ROOTFS_DIR is
 # staged (scripts/stage-rootfs.sh, again only when its lists or their files
@@ -230,7 +230,7 @@ endif
 			$(ROOTFS_DIR); fi
 	@scripts/make-disk.sh $(ROOTFS_DIR) $(DISK) $(DISK_SIZE)
 
-# The reference BusyBox for issue 10's testsuite comparison and shell
+# The reference BusyBox for the BusyBox testsuite comparison and shell
 # bench: the same source and .config as TSAR's, static for stock MIPS with
 # Debian's mipsel-linux-gnu-gcc and glibc, run under qemu-mipsel
 # (userland/busybox/ref.mk, scripts/bbsuite.py); cached in build/busybox-mipsel.
@@ -282,7 +282,7 @@ else
 endif
 
 # BusyBox's own testsuite on TSAR next to the reference BusyBox under
-# qemu-mipsel (issue 10; tests/boot/test_busybox_testsuite.py), the whole
+# qemu-mipsel (tests/boot/test_busybox_testsuite.py), the whole
 # suite in batches, two at a time. Opt-in: TSAR's bc.tests alone pipes
 # 5 million lines through bc | bc: 22 min here at load 2-4, 65 min at load
 # 9-10 (the whole run: 24.5 min at load 2-4); make test runs a fixed batch
@@ -297,9 +297,9 @@ test: deps emulator
 
 # Emulator speed, then the guest's: boot instructions to /init and
 # instructions per syscall, switch, fork, fault (scripts/bench-guest.py),
-# then issue 11's SMP figures on 1, 2, 4 and 8 CPUs, for which the bench
+# then the SMP figures on 1, 2, 4 and 8 CPUs, for which the bench
 # also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/),
-# then issue 10's: boot to the BusyBox shell prompt and a shell workload on
+# then the userland's: boot to the BusyBox shell prompt and a shell workload on
 # TSAR next to the reference BusyBox under qemu-mipsel (busybox-ref).
 SMP8_SPEC := specs/tsar-smp8.yaml
 
@@ -318,14 +318,14 @@ ifneq ($(ROOTFS_LIST),)
 		--busybox-build $(BBREF) --bootargs "$(BOOTARGS)"
 endif
 
-# Block-device throughput through the root file system (issue 10): a large
+# Block-device throughput through the root file system: a large
 # sequential write + fsync, then a read, in guest time and guest
 # instructions (scripts/bench-disk.py, /bin/disk-bench, on a copy of the image).
 bench-disk: kernel emulator disk
 	$(PYTHON) scripts/bench-disk.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux --disk $(DISK) --bootargs "$(BOOTARGS)"
 
-# The sister architecture next to stock arch/mips (issue 9): qmips on QEMU
+# The sister architecture next to stock arch/mips: qmips on QEMU
 # mipssim and a malta_defconfig kernel (built here, in build/malta) on QEMU
 # Malta, both 24Kc with 128 MiB: boot time to /init, vmlinux sizes,
 # nolibc-test (scripts/bench-sister.sh). Figures, not a test.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run a BusyBox shell script on TSAR (in the emulator) and on stock MIPS
 (the reference BusyBox under qemu-mipsel), in the same root file system
-layout, for issue 10's testsuite comparison and shell-workload bench.
+layout, for the BusyBox testsuite comparison and the shell-workload bench.
 
 Both sides get the same tree: a BusyBox root file system (/bin/busybox and
 its applet links, userland/rootfs/etc) plus /bbtest, which holds a copy of
@@ -58,7 +58,7 @@ BINFMT = (r":bbsuite-mipsel:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x
 
 # /bbtest/run: init= on TSAR, the chroot's first program on stock MIPS.
 RUN = f"""#!/bin/sh
-# issue 10 (scripts/bbsuite.py): run /bbtest/job, record its output and status
+# portkit (scripts/bbsuite.py): run /bbtest/job, record its output and status
 mount -t tmpfs tmpfs /tmp 2>/dev/null
 cd /bbtest
 t0=$(date +%s)

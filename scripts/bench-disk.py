@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Block-device throughput figures for `make bench-disk` (issue 10).
+"""Block-device throughput figures for `make bench-disk`.
 
 Boots the kernel with the root file system on a copy of the disk image and
 runs /bin/disk-bench: a sequential write of --mib MiB followed by fsync,

@@ -8,13 +8,13 @@
 * Per-operation instruction counts printed by the guest program /bin/bench
   (userland/tests/bench.c, CP0 Count via rdhwr: one count per instruction).
 
-* SMP figures (issue 11, scripts/bench_smp.py): boot instructions and
+* SMP figures (scripts/bench_smp.py): boot instructions and
   wall time to /init on 1, 2, 4 and 8 CPUs, a parallel workload's speed-up
   in guest time, the emulator's host cost per CPU added.
 
 Usage: bench-guest.py [--emu E] [--dtb D] [--vmlinux V] [--vmlinux8 V8]
                       [--no-boot] [--no-smp | --smp-only]
-Prints a table with the targets of issue 8 beside the figures, then the
+Prints a table with the guest speed targets beside the figures, then the
 SMP figures, one per line.
 """
 import argparse
@@ -31,7 +31,7 @@ import bench_smp  # noqa: E402
 INIT_LINE = "Run /init as init process"
 APPEND = "console=ttyVTTY0"
 
-# name printed by the guest -> (what, target); None: no target in issue 8.
+# name printed by the guest -> (what, target); None: no target set.
 FIGURES = [
     ("null_syscall", "null syscall (getppid)", "<= 150"),
     ("pipe_switch", "context switch (pipe ping-pong, per hop)", "<= 600"),

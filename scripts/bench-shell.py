@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Shell-workload figures for `make bench` (issue 10): the fixed BusyBox
+"""Shell-workload figures for `make bench`: the fixed BusyBox
 workload userland/bbsuite/workload.sh (a file tree built by a shell loop,
 tar + gzip, gunzip + untar + diff, sort/grep/sed/awk) on TSAR in the
 emulator next to the same workload with the reference BusyBox (same source

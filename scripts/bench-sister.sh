@@ -1,5 +1,5 @@
 #!/bin/sh
-# Side by side (issue 9): the sister architecture qmips on QEMU mipssim next
+# Side by side: the sister architecture qmips on QEMU mipssim next
 # to stock arch/mips on QEMU Malta, same CPU model (24Kc), same RAM, same
 # /init and nolibc-test. Prints vmlinux text/data/bss and, for each boot,
 # the wall-clock time to "Run /init" and the kernel's own timestamp there,

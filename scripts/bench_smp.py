@@ -1,4 +1,4 @@
-"""SMP figures of `make bench` (issue 11's "Speed"): measured, never stated.
+"""SMP figures of `make bench` (the SMP speed figures): measured, never stated.
 
 Called by scripts/bench-guest.py. For 1, 2, 4 and 8 CPUs:
 

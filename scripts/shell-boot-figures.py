@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Boot to the BusyBox shell prompt (issue 10): guest instructions and wall
+"""Boot to the BusyBox shell prompt: guest instructions and wall
 seconds, printed for the README's figures.
 
   shell-boot-figures.py EMU DTB VMLINUX BOOTARGS

@@ -1,7 +1,7 @@
 /*
  * internal.h - shared declarations of the emulator library (not public).
  *
- * Design summary (see emulator/README.md for the long version):
+ * Design summary (see docs/emulator.md for the long version):
  *  - Instructions are predecoded lazily, per 4 KiB *physical* code page, into
  *    an array of `dinsn` (handler address + operand fields) executed by a
  *    threaded interpreter (cpu.c).  Stores to a decoded page reset or drop it.

@@ -1,4 +1,4 @@
-"""The user ABI (issue 8): guest programs userland/tests/abi-*.c check
+"""The user ABI: guest programs userland/tests/abi-*.c check
 ll/sc atomicity, non-executable data, trap codes, exact fault addresses,
 the signal frame, invalid syscall numbers, TLS, misaligned kernel
 accesses, ptrace and seccomp; this file checks what they print."""

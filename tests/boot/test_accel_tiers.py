@@ -1,5 +1,5 @@
 """The kernel runs the same in both of the emulator's execution tiers
-(issue 12): a boot that runs the ABI, fault, SMP and TLB test programs and
+(interpreter, JIT): a boot that runs the ABI, fault, SMP and TLB test programs and
 the nolibc test suite gives, under -accel interp and -accel jit, the same
 exit status, the same console output byte for byte (the kernel's
 timestamps included) and the same guest instruction count. The guest clock

@@ -1,7 +1,7 @@
 """The guest speed program (/bin/bench, userland/tests/bench.c) runs and
 prints plausible figures; `make bench` (scripts/bench-guest.py) tabulates
-them with issue 8's targets. Figures, not thresholds: only sanity here.
-Issue 11's SMP figures (scripts/bench_smp.py): the parallel workload
+them with the guest speed targets. Figures, not thresholds: only sanity here.
+The SMP figures (scripts/bench_smp.py): the parallel workload
 (/bin/smp-speedup) runs pinned and speeds up on the spec's CPUs, and the
 bench's 1/2/4/8-CPU device trees are what the generator makes for a spec
 with that many CPUs."""

@@ -1,4 +1,4 @@
-"""The TSAR block device and a root file system on it (issue 10).
+"""The TSAR block device and a root file system on it.
 
 The guest's driver (overrides/tsar/drivers/vci_block_device.c) is exercised
 from user space: raw reads and writes of /dev/ioc0 (/bin/blockdev-raw), a

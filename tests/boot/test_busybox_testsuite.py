@@ -1,4 +1,4 @@
-"""BusyBox's own testsuite on TSAR next to stock MIPS (issue 10).
+"""BusyBox's own testsuite on TSAR next to stock MIPS.
 
 What runs where. testsuite/runtest of the unpacked Debian source (BusyBox
 1.35.0, build/src/busybox/testsuite) runs in two systems with the same root

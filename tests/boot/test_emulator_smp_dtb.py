@@ -1,4 +1,4 @@
-"""The uniprocessor kernel on a multi-CPU machine (issue 11, emulator half).
+"""The uniprocessor kernel on a multi-CPU machine (SMP, emulator half).
 
 The emulator now runs every CPU the device tree describes, and every CPU
 starts at the kernel entry (hardware reference 5).  A UP kernel must still

@@ -1,4 +1,4 @@
-"""Hostile user space (issue 8's test suite): userland/tests/hostile-*.c
+"""Hostile user space (the user-ABI test suite): userland/tests/hostile-*.c
 attack the kernel from user mode; every case must end in the right signal
 or errno and the kernel must stay up (and power off cleanly)."""
 import re

@@ -1,4 +1,4 @@
-"""musl on TSAR (issue 10): the port in userland/musl, built from Debian's
+"""musl on TSAR: the port in userland/musl, built from Debian's
 musl 1.2.3 source, checked by the guest program userland/musl-tests/
 musl-abi.c (stdio and floating point, malloc, pthreads with TLS, signals
 with SA_SIGINFO and ucontext, setjmp, fork/exec/wait, 64-bit time, stat,

@@ -1,4 +1,4 @@
-"""The sister architecture qmips (issue 9): generated from specs/qmips.yaml,
+"""The sister architecture qmips: generated from specs/qmips.yaml,
 built once, booted in QEMU (-M mipssim -cpu 24Kc -semihosting), checked from
 the host on what the guest prints and how QEMU ends.
 

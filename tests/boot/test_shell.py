@@ -1,4 +1,4 @@
-"""The interactive shell (issue 10), used as a person uses it: the emulator
+"""The interactive shell, used as a person uses it: the emulator
 runs in a tmux pane (a real terminal: the emulator puts it in raw mode, so
 Ctrl-C and Enter reach the guest), booted as `make run` boots it from a
 terminal (the spec's bootargs plus portkit_shell=1: /init execs BusyBox

@@ -1,4 +1,4 @@
-"""SMP on TSAR (issue 11, kernel side).
+"""SMP on TSAR (kernel side).
 
 The default spec describes 4 CPUs, so the default kernel is SMP: every
 other boot test already runs on 4 CPUs. Here:

@@ -1,4 +1,4 @@
-"""Tests of tsar-emu's block-level interpreter (issue 12, interpreter part).
+"""Tests of tsar-emu's block-level interpreter (and of the JIT against it).
 
 Blocks are decoded on first entry and charged to the instruction budget as a
 whole; a stop marker ends a run inside a block when the budget is smaller
@@ -203,7 +203,7 @@ def test_pair_hist_build(tmp_path):
     assert b"instruction pairs" not in fast.stderr
 
 
-# ---- the translating tier against the interpreter (issue 12) ----
+# ---- the translating tier against the interpreter ----
 
 from test_baremetal import PROGRAMS, make_disk  # noqa: E402
 

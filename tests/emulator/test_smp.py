@@ -1,7 +1,7 @@
 """Multi-CPU tests of tsar-emu: the t_smp_* bare-metal programs on the test
 DTBs of emulator/tests/dts (1, 2, 4 and 8 CPUs), deterministic and with
 randomized interleavings, plus the CLI options and bad inputs that come with
-them (-quantum, -seed, CPU nodes), and the command-line defects of issue 11
+them (-quantum, -seed, CPU nodes), and the command-line defects found with them
 (-timeout inf, FIFOs and other non-regular files as inputs).
 
 Run: /usr/bin/python3 -m pytest tests/emulator/test_smp.py
@@ -163,7 +163,7 @@ def test_bad_quantum_and_seed():
     expect_126(run(["-seed"]), "needs an argument")
 
 
-# ------------------------------------------------ command-line defects (issue 11)
+# ---------------------------------------------- command-line defects (SMP work)
 
 @pytest.mark.parametrize("t", ["inf", "1e30", "18446744073.8", "1e9"])
 def test_huge_timeout_means_no_limit(t):

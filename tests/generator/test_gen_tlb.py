@@ -1,4 +1,4 @@
-"""The spec language of a software-refilled TLB (issue 9): mmu.tlb, the fixed
+"""The spec language of a software-refilled TLB (qmips): mmu.tlb, the fixed
 windows of layout.windows, CPU-local devices, and their errors.
 
 The specs are copies of the real specs/qmips.yaml (a delta over

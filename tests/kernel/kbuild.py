@@ -31,7 +31,8 @@ SPECS = {
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
 }
 # Specs of other architectures (guest_kernel accepts these keys too; the
-# TSAR boot tests iterate over SPECS only). qmips: issue 9, booted in QEMU;
+# TSAR boot tests iterate over SPECS only). qmips: the sister architecture,
+# booted in QEMU;
 # tsar-page-offset: the default spec with only layout.page_offset changed.
 OTHER_SPECS = {
     "qmips": ROOT / "specs" / "qmips.yaml",

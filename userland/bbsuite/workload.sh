@@ -1,4 +1,4 @@
-# The shell workload of `make bench` (issue 10; scripts/bench-shell.py runs
+# The shell workload of `make bench` (scripts/bench-shell.py runs
 # it with scripts/bbsuite.py on TSAR and under qemu-mipsel): build a file
 # tree with a shell loop, archive and compress it, unpack and check it, then
 # sort/grep/sed/awk over it. Fixed: the same work and output on both sides.

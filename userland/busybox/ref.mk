@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The reference BusyBox for issue 10's testsuite comparison: the same
+# The reference BusyBox for the BusyBox testsuite comparison: the same
 # source (Debian 12's 1.35.0) and the same .config as TSAR's (made by the
 # same apply-config.sh from the same config.changes), built static for
 # stock MIPS with Debian's mipsel-linux-gnu-gcc and glibc

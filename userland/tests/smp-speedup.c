@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A parallel workload's speed-up in guest time (issue 11, `make bench`):
+ * A parallel workload's speed-up in guest time (SMP figures, `make bench`):
  * W independent CPU-bound processes (an xorshift loop, no memory traffic),
  * each pinned with sched_setaffinity, timed by the guest clock
  * (CLOCK_MONOTONIC) from the first fork to the last wait:

@@ -1,5 +1,5 @@
 /*
- * t_smp_llsc: LL/SC across CPUs (reference 1.3; README "LL/SC").
+ * t_smp_llsc: LL/SC across CPUs (reference 1.3; docs/emulator.md "LL/SC").
  *  1. CPU 1 takes a reservation; a word store by CPU 0 to that word breaks
  *     it (sc fails), a byte store into it too, a store to the next word or
  *     a load does not; CPU 0's own sc on it succeeds and breaks CPU 1's.
