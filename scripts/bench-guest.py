@@ -123,7 +123,7 @@ def table(args):
     figs = run_bench(args)
     boot = None if args.no_boot else boot_instructions(args)
 
-    rows = [("what", "guest instructions", "target (issue 8)")]
+    rows = [("what", "guest instructions", "target")]
     if not args.no_boot:
         rows.append(("boot to \"Run /init\"",
                      "not reached" if boot is None else f"{boot / 1e6:.2f} M",

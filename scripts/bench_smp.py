@@ -179,7 +179,7 @@ def run(emu, base_dtb, vmlinuxes, boot_instructions, workdir, no_boot=False):
         fits = [k for k in sorted(kernels) if k >= n]
         return kernels[fits[0]] if fits else None
 
-    print(f"SMP figures (issue 11; DTBs from {base_dtb} with n cpu nodes and n PTI/WTI)")
+    print(f"SMP figures (DTBs from {base_dtb} with n cpu nodes and n PTI/WTI)")
     runs = {}
     for n in CPU_COUNTS:
         vmlinux = kernel_for(n)

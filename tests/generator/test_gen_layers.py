@@ -205,7 +205,8 @@ def test_kbuild_lists_follow_the_files(tmp_path):
     assert "obj-y += stub_console.o" in kmake and "obj-y += stub_poweroff.o" in kmake
     stub = (arch / "kernel/stub_poweroff.c").read_text()
     assert '#warning "portkit stub: power-off is not ported to tsar' in stub
-    assert 'panic("portkit stub: power-off is not ported to tsar' in stub
+    assert 'portkit_stub_message[] = "portkit stub: power-off is not ported to tsar' in stub
+    assert "portkit_stub_poweroff(const char *msg)" in stub
     assert "void machine_power_off(void)" in stub
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -74,7 +75,24 @@ def test_new_scaffold_generates_with_stubs(tmp_path):
     assert not (root / "out/arch/tsoc/drivers").exists()      # no drivers yet, no Makefile
     assert "head.S" not in (kdir / "Makefile").read_text()
     timer = (kdir / "stub_timer.c").read_text()
-    assert 'panic("portkit stub: timer and clocksource is not ported to tsoc' in timer
+    assert 'portkit_stub_message[] = "portkit stub: timer and clocksource is not ported to tsoc' in timer
+    assert "void __init time_init(void)\n{\n\tPORTKIT_STUB_REACHED();" in timer
+    # a reached stub stops in portkit_stub_<key> (where tsar-emu names it)
+    assert "portkit_stub_timer(portkit_stub_message)" in timer
+    boot = (kdir / "stub_boot.S").read_text()
+    assert "SYM_CODE_START_LOCAL(portkit_stub_boot)" in boot
+    # nothing machine-specific in the files a porter commits: relative paths only
+    for text in (spec, (root / "overrides/tsoc/layer.yaml").read_text()):
+        assert str(root) not in text and str(tmp_path) not in text
+        assert not re.search(r"(^|[\s=`(])/(?!/)[\w.-]+/", text, re.M), text
+
+    # absolute paths given to --new do not reach the file either
+    rc, _, err = run(root, "--new", "asoc", "--from", str(root / "arch-spec.yaml"),
+                     str(root / "ports" / "asoc.yaml"))
+    assert rc == 0, err
+    text = (root / "ports" / "asoc.yaml").read_text()
+    assert str(root) not in text and "extends: ../arch-spec.yaml" in text
+    assert "make kernel SPEC=ports/asoc.yaml" in text
 
     rc, out, err = run(root, "--status", "tsoc.yaml", "--build", str(tmp_path / "none"))
     assert rc == 0, err
