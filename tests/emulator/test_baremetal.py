@@ -8,6 +8,7 @@ The CLI tests cover bad inputs (exit 126), limits (124/125), -append,
 Run: /usr/bin/python3 -m pytest tests/emulator   (TSAR_BUILD overrides ../build)
 """
 import os
+import re
 import shutil
 import socket
 import struct
@@ -100,6 +101,16 @@ PROGRAMS = {
     "t_hang": dict(rc=124, stderr_has=b"guest hang"),
     "t_loop": dict(rc=125, args=["-icount-limit", "200000"],
                    stderr_has=b"instruction limit reached (200000 instructions"),
+    # a stub or a spin with interrupts masked ends the run at once, not at -timeout 20
+    "t_stub": dict(rc=123, stdout=b"reaching a stub\n", max_wall=5,
+                   stderr_re=rb"cpu0 stopped in a porting stub at 0x[0-9a-f]{8} "
+                             rb"<portkit_stub_demo\+0x[0-9a-f]+>: "
+                             rb"portkit stub: demo is not ported to t_stub\n"),
+    "t_spin": dict(rc=124, stdout=b"spinning\n", max_wall=5,
+                   stderr_re=rb"guest hang: every CPU spins with interrupts masked "
+                             rb"\(cpu0 at 0x[0-9a-f]{8} <main\+0x[0-9a-f]+>"),
+    "t_spin_ie": dict(rc=125, args=["-icount-limit", "300000"],
+                      stderr_has=b"instruction limit reached (300000 instructions"),
 }
 
 
@@ -129,6 +140,8 @@ def test_program(name, tmp_path):
         assert exp["stdout_has"] in r.stdout, msg
     if "stderr_has" in exp:
         assert exp["stderr_has"] in r.stderr, msg
+    if "stderr_re" in exp:
+        assert re.search(exp["stderr_re"], r.stderr), msg
     if "max_wall" in exp:
         assert wall < exp["max_wall"], f"{name} took {wall:.2f} s"
     if disk is not None:

@@ -114,8 +114,11 @@ def test_cpu_counts(n, dtbs):
 def test_hang_reports_every_cpu(dtbs):
     r = run(["-dtb", dtbs[2], elf("t_hang")])
     assert r.returncode == 124 and b"guest hang" in r.stderr
-    assert re.search(rb"cpu0 \(id 0\): pc=0x[0-9a-f]{8} \(waiting\)", r.stderr), r.stderr
-    assert re.search(rb"cpu1 \(id 1\): pc=0x[0-9a-f]{8} \(waiting\)", r.stderr), r.stderr
+    # each PC with the ELF symbol it is in
+    assert re.search(rb"cpu0 \(id 0\): pc=0x[0-9a-f]{8} <main\+0x[0-9a-f]+> \(waiting\)",
+                     r.stderr), r.stderr
+    assert re.search(rb"cpu1 \(id 1\): pc=0x[0-9a-f]{8} <\w+(\+0x[0-9a-f]+)?> \(waiting\)",
+                     r.stderr), r.stderr
 
 
 def smp_dts(cpus, xicu_extra=""):

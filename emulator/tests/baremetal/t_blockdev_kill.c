@@ -26,6 +26,8 @@ int main(void)
         ;
     CHECK_EQ(1, st, ST_WRITE_OK);
     puts_("written\n");
-    for (;;)
-        __asm__ volatile("" ::: "memory");
+    /* keep running until killed (a bare `b .` with interrupts masked
+     * would end the run as a hang) */
+    for (volatile uint32_t i = 0;; i++)
+        ;
 }
