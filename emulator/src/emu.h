@@ -283,6 +283,10 @@ int temu_pair_hist(FILE *out, unsigned top);
  * the name of the one `addr` falls in and the offset into it, or NULL.
  */
 const char *temu_symbol(const temu *e, uint32_t addr, uint32_t *offset);
+/* The link-time address of the code the selected CPU fetches at `pc`: its
+ * physical address mapped back through the loaded segments (a kernel runs
+ * at physical addresses before its MMU is on), or pc itself. */
+uint32_t temu_link_address(temu *e, uint32_t pc);
 /* Read bytes at a link-time (ELF virtual) address: through the loaded
  * segments, else through the selected CPU's MMU.  0 or -1. */
 int temu_read_link(temu *e, uint32_t va, void *buf, size_t len);

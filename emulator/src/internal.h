@@ -527,6 +527,8 @@ simhelper_t *simhelper_create(machine *m, const dev_desc *d);
 /* symbols.c */
 void symbols_load(machine *m, const void *buf, size_t len);
 void symbols_free(machine *m);
+/* the link-time address of the code CPU c fetches at pc (see emu.h) */
+uint32_t symbols_link_address(machine *m, cpu_t *c, uint32_t pc);
 
 int elf_load(machine *m, const void *buf, size_t len, const char *name,
              char *err, size_t errlen);

@@ -492,7 +492,8 @@ static int check_spin(machine *m)
             m->spin_cpu = k;
             m->spin_pc = at;
         }
-        const char *sym = temu_symbol((temu *)m, at, NULL);
+        uint32_t link = symbols_link_address(m, &m->cpus[k], at);
+        const char *sym = temu_symbol((temu *)m, link, NULL);
         if (sym && !strncmp(sym, "portkit_stub_", 13)) {
             m->spin_cpu = k;
             m->spin_pc = at;

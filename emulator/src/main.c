@@ -39,10 +39,10 @@
 static const char *prog = "tsar-emu";
 
 /* " <symbol+0x1c>" for a code address of the ELF, else "" */
-static const char *where(const temu *e, uint32_t pc, char *buf, size_t len)
+static const char *where(temu *e, uint32_t pc, char *buf, size_t len)
 {
     uint32_t off;
-    const char *sym = temu_symbol(e, pc, &off);
+    const char *sym = temu_symbol(e, temu_link_address(e, pc), &off);
     if (!sym)
         snprintf(buf, len, "%s", "");
     else if (off)

@@ -142,6 +142,22 @@ const char *temu_symbol(const temu *e, uint32_t addr, uint32_t *offset)
     return NULL;
 }
 
+uint32_t symbols_link_address(machine *m, cpu_t *c, uint32_t pc)
+{
+    uint64_t pa;
+    if (mmu_translate(c, pc, ACC_FETCH, c->mode, &pa, false))
+        return pc;
+    for (int i = 0; i < m->nloaded; i++)
+        if (pa >= m->loaded[i].lo && pa < m->loaded[i].hi)
+            return m->loaded[i].va + (uint32_t)(pa - m->loaded[i].lo);
+    return pc;
+}
+
+uint32_t temu_link_address(temu *e, uint32_t pc)
+{
+    return symbols_link_address(&e->m, e->m.dbg, pc);
+}
+
 int temu_read_link(temu *e, uint32_t va, void *buf, size_t len)
 {
     machine *m = &e->m;
