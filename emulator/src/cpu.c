@@ -683,7 +683,7 @@ L_pageend:
     goto lookup;
 
 L_jit: {
-    /* Entry word of a block counted or translated by the JIT (jit.c). */
+    /* Entry word of a block counted or translated by the JIT (jit_*.c). */
     dpage *dp = c->cur_dp;
     uint32_t idx = (uint32_t)(ip - pbase);
     jblock *jb = dp->jit ? dp->jit[idx] : NULL;

@@ -61,7 +61,7 @@ typedef struct dpage {
     struct ram_bank *bank;
     uint32_t pidx;          /* page index in bank */
     struct dpage *next_free;
-    struct jblock **jit;    /* per entry word: its translation (jit.c), or NULL */
+    struct jblock **jit;    /* per entry word: its translation (jit_*.c), or NULL */
 } dpage;
 
 /* Operation numbers produced by decode.c, one handler pair each in cpu.c. */
@@ -242,7 +242,7 @@ typedef struct cpu {
     dinsn *mk_f[2];      /* superinstructions made plain while it is set */
     const void *mk_fh[2];
     unsigned mk_nf;
-    /* translated code (jit.c): the first PC and length of the block that
+    /* translated code (jit_*.c): the first PC and length of the block that
      * calls a slow path or returns (stored by it then), the PC after its
      * branch's delay slot, the VA of the page it chained into, the budget
      * left once the running block is done, and cpu_exec's end cycle */
@@ -348,7 +348,7 @@ typedef struct machine {
     blockdev_t *blk;
     simhelper_t *sim;
 
-    /* translating tier (jit.c), NULL with -accel interp */
+    /* translating tier (jit_*.c), NULL with -accel interp */
     struct jit_state *jit;
     uint32_t jit_hot;      /* entries before a block is translated */
 
@@ -445,7 +445,7 @@ void decode_at(cpu_t *c, dpage *dp, uint32_t idx);
 void cpu_marker_clear(cpu_t *c);
 void dpage_reset(dpage *dp);
 
-/* jit.c: the translating tier */
+/* jit_*.c: the translating tier */
 typedef struct jblock {
     const void *code;    /* host code, NULL while entries are counted */
     const void *orig_h;  /* the entry word's handler before L_jit */

@@ -1,6 +1,6 @@
 /*
  * t_select: data-dependent branches whose two sides are a few register
- * operations and meet again, the shapes the JIT if-converts (jit.c,
+ * operations and meet again, the shapes the JIT if-converts (jit_*.c,
  * emit_branch_select): "b" over the other side with equal lengths, a skip
  * (one side empty), sides of different lengths, a side reading what the
  * other writes, a side writing the branch's sources and $0, more live
