@@ -25,7 +25,7 @@ Template context (Jinja globals)
                     the merged file set (see generator/render.py)
   responsibility    in templates/_stubs only: the title being stubbed
   portkit_version   generator version
-  output_path       this file's path, e.g. arch/tsar/include/asm/page.h
+  output_path       this file's path, e.g. arch/<name>/include/asm/page.h
   source_path       this file's template/override, e.g. templates/Makefile.j2
   generated_header()  the header comment (without newline); a template that
                     prints it chooses its place, otherwise it is inserted

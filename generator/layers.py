@@ -11,6 +11,10 @@ A layer is a directory of kernel files (``overrides/<name>/``) with a
     relies_on:                    # spec names the code uses
       abi.frame: [regs, epc, status]
       isa.cp0.registers: [status, cause]
+    bindings:                     # device properties (see generator/bindings.py)
+      vendor,uart: {properties: {fifo: {type: int, dts: "vendor,fifo-depth"}}}
+    kbuild:                       # objects built only with a kernel option
+      drivers/disk.o: VENDOR_DISK   # (defined in a Kconfig file of the layer)
 
 The contract (``check_contract``), enforced before anything is rendered:
 
@@ -20,7 +24,12 @@ The contract (``check_contract``), enforced before anything is rendered:
   responsibility that depends on the key, that is refused too (the code was
   written for some value nobody stated);
 * every name in ``relies_on`` exists in the spec (a key of the mapping, or
-  the ``name`` of an item of the list, at that path).
+  the ``name`` of an item of the list, at that path);
+* every ``kbuild`` object has its source in the layer, and its option is a
+  ``config`` of one of the layer's Kconfig files.
+
+Device properties are checked against the layers' ``bindings`` when the
+project is loaded (``generator.bindings``): they are spec errors.
 
 Responsibilities no layer provides get generated stubs (``templates/_stubs``):
 a ``#warning`` at build time, and a panic naming the responsibility if reached.
@@ -28,6 +37,7 @@ a ``#warning`` at build time, and a panic naming the responsibility if reached.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,7 +96,10 @@ CONTRACT_KEYS: dict[str, tuple[str, ...]] = {
     "platform.cpus.count": ("boot", "smp"),
 }
 
-META_KEYS = ("description", "provides", "implements", "relies_on")
+META_KEYS = ("description", "provides", "implements", "relies_on", "bindings", "kbuild")
+#: kbuild: object (path in the arch directory) -> the kernel option that builds it.
+KBUILD_OBJECT = r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.o"
+KCONFIG_SYMBOL = r"[A-Z0-9_]+"
 
 
 class ContractError(PortkitError):
@@ -130,7 +143,8 @@ def read_meta(path: Path, display: str) -> dict[str, Any]:
     meta_file = path / "layer.yaml"
     shown = f"{display}/layer.yaml"
     if not meta_file.is_file():
-        return {"provides": {}, "implements": {}, "relies_on": {}, "description": ""}
+        return {"provides": {}, "implements": {}, "relies_on": {}, "description": "",
+                "bindings": {}, "kbuild": {}}
     try:
         meta = yaml.safe_load(meta_file.read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
@@ -155,6 +169,19 @@ def read_meta(path: Path, display: str) -> dict[str, Any]:
         if key not in CONTRACT_KEYS:
             problems.append(f"{shown}: implements: '{key}' is not a contract key; known: "
                             + ", ".join(CONTRACT_KEYS))
+    from .bindings import read_bindings  # noqa: PLC0415
+
+    meta["bindings"], more = read_bindings(meta.get("bindings"), display)
+    problems += more
+    kbuild = meta.get("kbuild") or {}
+    if not isinstance(kbuild, dict):
+        problems.append(f"{shown}: kbuild: expected a mapping of object -> kernel option")
+        kbuild = {}
+    for obj, sym in kbuild.items():
+        if not re.fullmatch(KBUILD_OBJECT, str(obj)) or not re.fullmatch(KCONFIG_SYMBOL, str(sym)):
+            problems.append(f"{shown}: kbuild: '{obj}: {sym}': expected dir/name.o: OPTION "
+                            "(a Kconfig symbol without CONFIG_)")
+    meta["kbuild"] = kbuild
     if problems:
         raise ContractError(problems)
     meta.setdefault("description", "")
@@ -209,6 +236,15 @@ def check_contract(project) -> None:
             for f in files:
                 if not (layer.path / f).is_file():
                     msgs.append(f"{shown}: provides {resp}: file {layer.display}/{f} does not exist")
+        for obj, sym in layer.meta["kbuild"].items():
+            stem = obj[:-2]
+            if not any((layer.path / f"{stem}{ext}").is_file()
+                       for ext in (".c", ".S", ".c.j2", ".S.j2")):
+                msgs.append(f"{shown}: kbuild: {obj}: the layer has no {stem}.c or {stem}.S")
+            if not any(re.search(rf"^\s*(?:menu)?config\s+{sym}\s*$", k.read_text(errors="replace"),
+                                 re.MULTILINE) for k in layer.path.rglob("Kconfig*")):
+                msgs.append(f"{shown}: kbuild: {obj}: option {sym} is not defined in a Kconfig "
+                            f"file of {layer.display}")
         for path, names in layer.meta["relies_on"].items():
             found, value = _lookup(data, path)
             if not found:
@@ -244,6 +280,10 @@ def check_contract(project) -> None:
                         "supports it)")
     if msgs:
         raise ContractError([str(m) for m in msgs])
+    # The devices' properties against the layers' bindings (spec errors).
+    from .bindings import check_properties  # noqa: PLC0415
+
+    check_properties(spec, project.bindings, [layer.display for layer in project.layers])
 
 
 def needed(project, resp: Responsibility) -> bool:

@@ -14,6 +14,7 @@ Types
           one-element list
   Map     fixed set of keys (unknown keys are errors)
   Table   open set of keys (names chosen by the spec author) -> ``value``
+  Value   any scalar or list of scalars, checked elsewhere (device properties)
 
 A field with a ``default`` is optional; ``required=False`` without a default
 normalizes to None so templates can write ``{% if x %}``.
@@ -59,7 +60,7 @@ PREFIX = r"[A-Za-z0-9_][A-Za-z0-9_.+/-]*-"
 PREFIX_DOC = "a cross-compiler prefix such as mipsel-linux-gnu- (ending in '-')"
 COMPATIBLE_HINT = (
     "a compatible string is 'vendor,model'; inside a flow list [a, b] a plain "
-    "comma separates items, so quote each string: [\"soclib,vci_xicu\", ...]"
+    "comma separates items, so quote each string: [\"vendor,intc\", ...]"
 )
 
 
@@ -76,8 +77,10 @@ class Field:
     def default_value(self) -> Any:
         if self.default is NO_DEFAULT:
             return None
-        # Copy mutable defaults so normalized specs never share lists.
-        return list(self.default) if isinstance(self.default, list) else self.default
+        # Copy mutable defaults so normalized specs never share lists or mappings.
+        if isinstance(self.default, (list, dict)):
+            return type(self.default)(self.default)
+        return self.default
 
 
 @dataclass(kw_only=True)
@@ -120,6 +123,12 @@ class List(Field):
     min_len: int = 0
     max_len: int | None = None
     scalar_ok: bool = False
+
+
+@dataclass(kw_only=True)
+class Value(Field):
+    """Any scalar or list of scalars, checked later by whoever declares it
+    (device properties: the layer's bindings, see generator.bindings)."""
 
 
 @dataclass(kw_only=True)
@@ -368,13 +377,12 @@ DEVICE = Map(doc="one memory-mapped device", fields={
     "clock_hz": Int(doc="input clock of the device (device-tree clock-frequency)",
                     required=False, min=1),
     "interrupt_controller": Bool(doc="this is the interrupt controller", default=False),
-    "pti_count": Int(doc="XICU PTI timers", required=False, min=0),
-    "hwi_count": Int(doc="hardware interrupt inputs", required=False, min=0),
-    "wti_count": Int(doc="XICU WTI mailboxes", required=False, min=0),
-    "cpu_irq_line": Int(doc="CPU interrupt line driven by the controller", required=False,
-                        min=0, max=5),
     "interrupts": List(doc="HWI inputs used", item=Int(min=0), default=[]),
     "stdout": Bool(doc="the console (chosen/stdout-path)", default=False),
+    "properties": Table(doc="device-specific values, like device-tree bindings: the layer "
+                            "driving the device declares them (bindings: in its layer.yaml: "
+                            "names, types, required, device-tree property)", default={},
+                        value=Value(doc="a number, string, boolean or list of them")),
 })
 
 PLATFORM = Map(doc="the board", fields={

@@ -167,6 +167,8 @@ class _Walker:
             return self.walk_table(f, node, path)
         if isinstance(f, S.List):
             return self.walk_list(f, node, path)
+        if isinstance(f, S.Value):
+            return self.walk_free(f, node, path)
         return self.walk_scalar(f, node, path)
 
     def _expect_mapping(self, node: Node, path: str, what: str) -> bool:
@@ -277,6 +279,20 @@ class _Walker:
         if isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:null" and f.optional:
             return f.default_value()
         return self.walk(f, node, path)
+
+    def walk_free(self, f: S.Value, node: Node, path: str) -> Any:
+        """A scalar or a list of scalars, as YAML reads it (its declarer checks it)."""
+        items = node.value if isinstance(node, SequenceNode) else [node]
+        for i, item in enumerate(items):
+            if not isinstance(item, ScalarNode):
+                where = join_path(path, i) if isinstance(node, SequenceNode) else path
+                self.error(item, where, f"expected {f.doc}, found {self.describe(item)}")
+                return None
+        if isinstance(node, SequenceNode):
+            for i, item in enumerate(items):
+                self.note(join_path(path, i), item)
+            return [self.scalar(item, join_path(path, i))[1] for i, item in enumerate(items)]
+        return self.scalar(node, path)[1]
 
     def walk_scalar(self, f: S.Field, node: Node, path: str) -> Any:
         if not isinstance(node, ScalarNode):
