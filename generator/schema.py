@@ -106,9 +106,9 @@ class Str(Field):
 
 @dataclass(kw_only=True)
 class Derived(Field):
-    """A value computed from others: stating it in a spec is an error."""
+    """A value computed from others: stating it in a spec is an error. How it
+    is computed is defined once, in generator/derive.py (SPEC_VALUES)."""
 
-    formula: str = ""
     required: bool = False
 
 
@@ -250,7 +250,7 @@ TLS = Map(doc="thread-local storage", fields={
 ELF = Map(doc="ELF identification", fields={
     "machine": Str(doc="e_machine macro", pattern=r"EM_[A-Z0-9_]+", pattern_doc="an EM_* name"),
     "class": Int(doc="ELF class", choices=(32, 64)),
-    "data": Derived(doc="ELF data encoding", formula="lsb/msb from isa.endianness"),
+    "data": Derived(doc="ELF data encoding"),
     "flags_reject": List(doc="e_flags bits that make an object unusable",
                          item=Str(pattern=r"EF_[A-Z0-9_]+", pattern_doc="an EF_* name"), default=[]),
 })
@@ -298,7 +298,7 @@ TLB = Map(doc="software-refilled TLB (R4K style; mmu.walker: software)", require
     "entries": Int(doc="TLB entries (each maps an even/odd page pair)", min=1, max=64),
     "refill_vector_offset": Int(doc="offset of the TLB refill vector from EBase", min=0,
                                 max=0xFFF),
-    "asid_bits": Derived(doc="ASID width", formula="tlb.entryhi.asid.width"),
+    "asid_bits": Derived(doc="ASID width"),
     "entryhi": _reg_fields("EntryHi fields", vpn2="virtual page pair number",
                            asid="address space identifier"),
     "entrylo": _reg_fields("EntryLo0/1 fields", pfn="physical frame number",
@@ -319,11 +319,9 @@ MMU = Map(doc="memory management unit", fields={
     "walker": Str(doc="who walks the page tables", choices=("hardware", "software")),
     "tlb_coherent": Bool(doc="TLBs snoop page-table writes", default=False),
     "page_size": Size(doc="base page size", min=1),
-    "big_page_size": Derived(doc="size mapped by one first-level entry",
-                             formula="page_size x levels[1].entries"),
+    "big_page_size": Derived(doc="size mapped by one first-level entry"),
     "phys_addr_bits": Int(doc="physical address width", min=32, max=64),
-    "ptpr_shift": Derived(doc="PTPR = phys(PT1) >> ptpr_shift",
-                          formula="log2(levels[0].align)"),
+    "ptpr_shift": Derived(doc="PTPR = phys(PT1) >> ptpr_shift"),
     "levels": List(doc="page-table levels, top first", item=LEVEL, min_len=2, max_len=2),
     "pte1_ppn": _bitfield("PPN field of a first-level big-page PTE (hardware walker)",
                           required=False),
@@ -346,8 +344,7 @@ LAYOUT = Map(doc="virtual and physical memory layout", fields={
     "task_size": Int(doc="TASK_SIZE (default: page_offset)", required=False, min=0),
     "phys_offset": Int(doc="physical address mapped at PAGE_OFFSET", min=0),
     "kernel_phys_start": Int(doc="physical load address of the kernel", min=0),
-    "kernel_link_address": Derived(doc="virtual link address of the kernel",
-                                   formula="page_offset + kernel_phys_start - phys_offset"),
+    "kernel_link_address": Derived(doc="virtual link address of the kernel"),
     "vmalloc_offset": Size(doc="gap between lowmem and vmalloc", min=0),
     "vmalloc_min_size": Size(doc="minimum vmalloc area", min=0),
     "fixmap_top": Int(doc="top of the fixmap area", min=0),
