@@ -27,9 +27,20 @@ KSRC0     := $(BUILD)/linux-source-6.1
 # What the spec is called and where its output goes: the default spec
 # generates into generated/ (committed), any other one under build/gen/.
 SPEC_STEM := $(basename $(notdir $(SPEC)))
-ARCH_NAME  = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) arch.name)
-DEFCONFIG  = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) arch.defconfig)
-PLATFORM   = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.name)
+
+# The spec's values the build uses (ARCH_NAME, DEFCONFIG, PLATFORM,
+# CROSS_LIST, SYSCALL_ERRORS, MMU_WALKER, UTS_MACHINE, BOOTARGS,
+# QEMU_MACHINE, QEMU_CMD), read once: the generator writes them into a make
+# fragment, again when the spec, a spec it extends (SPEC_FILES, listed in the
+# fragment) or the generator changes, and make then reads itself again. A
+# broken spec stops make with the generator's message (file, line, key).
+SPEC_MK   := $(BUILD)/spec/$(SPEC_STEM).mk
+ifneq ($(filter-out help deps distclean,$(or $(MAKECMDGOALS),all)),)
+include $(SPEC_MK)
+endif
+$(SPEC_MK): $(SPEC) $(SPEC_FILES) $(wildcard $(TOP)/generator/*.py)
+	$(PYTHON) generate.py $(SPEC) --make-fragment $@
+
 ifeq ($(abspath $(SPEC)),$(TOP)/arch-spec.yaml)
 GEN_OUT   := $(TOP)/generated
 KOUT       = $(BUILD)/$(ARCH_NAME)
@@ -124,11 +135,7 @@ kconfig: kernel-tree
 		$(KMAKE) olddefconfig; \
 	fi
 
-CROSS_LIST     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) isa.cross_compile)
 CROSS_COMPILE ?= $(firstword $(foreach p,$(CROSS_LIST),$(if $(shell command -v $(p)gcc 2>/dev/null),$(p))))
-SYSCALL_ERRORS = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) abi.syscall.error_convention)
-MMU_WALKER     = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) mmu.walker)
-UTS_MACHINE    = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) arch.uts_machine)
 
 # UAPI headers and the userland (nolibc) built against them: the initramfs.
 userland: kconfig
@@ -247,14 +254,13 @@ BOOT_TIMEOUT ?= 300
 # The main job: boot the kernel to /init in the emulator, or in QEMU when
 # the spec names a QEMU machine (platform.qemu; APPEND="..." sets the
 # kernel command line there); the guest's power-off status is the exit status.
-QEMU_RUN   = $(shell $(PYTHON) scripts/qemu-cmd.py $(SPEC) $(KOUT)/vmlinux $(APPEND))
-QEMU_MACHINE = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) platform.qemu.machine 2>/dev/null)
+# (QEMU_CMD, from the spec: the QEMU command up to -kernel; see scripts/qemu-cmd.py.)
+QEMU_RUN   = $(if $(QEMU_CMD),$(QEMU_CMD) -kernel $(KOUT)/vmlinux$(if $(strip $(APPEND)), -append '$(subst ','"'"',$(strip $(APPEND)))'))
 # Once `make disk` made the image, `make run` keeps it up to date and boots
 # with it as the root file system (root=/dev/ioc0 rw rootfstype=ext4
 # init=/init: the initramfs /init switches to the disk and executes the
 # disk's /init, the same smoke checks; init falls back to the initramfs).
 HAVE_DISK  = $(if $(QEMU_MACHINE),,$(wildcard $(DISK)))
-BOOTARGS   = $(shell $(PYTHON) scripts/spec-field.py $(SPEC) boot.bootargs)
 ROOT_ARGS  = root=/dev/ioc0 rw rootfstype=ext4 init=/init
 DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) $(ROOT_ARGS)")
 SHELL_ARGS = $(BOOTARGS)$(if $(HAVE_DISK), $(ROOT_ARGS)) portkit_shell=1

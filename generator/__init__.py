@@ -4,11 +4,16 @@ Modules
   spec      load the YAML with line numbers, walk the schema, normalize
   schema    the declarative spec schema (types, defaults, ranges, docs)
   checks    cross-field consistency rules, one function each
-  derive    values computed from the spec (the ``derived`` template variable)
+  derive    every value computed from the spec: spec keys that follow from
+            others (SPEC_VALUES) and the ``derived`` template variable
   filters   Jinja filters and helper functions
   headers   the "generated, do not edit" header and its placement
   render    templates + override layers -> files in memory (build files last)
   layers    layer.yaml, the spec/layer contract, responsibilities and stubs
+            (the contract's data: contract.yaml)
+  bindings  device properties: the layers' bindings checked against the spec
+  makefrag  --make-fragment: the spec's values the Makefile uses
+  reference --spec-reference: docs/spec-reference.md
   status    --status: the porting report
   scaffold  --new: a spec delta and an empty arch layer
   output    manifest, drift detection, atomic writes, --check/--diff
@@ -18,14 +23,15 @@ Template context (Jinja globals)
   spec              the whole normalized spec (dict)
   arch isa abi mmu layout platform boot kernel   its top-level sections
   derived           computed values (see generator/derive.py)
+  dts_properties(dev)  a device's device-tree property lines (its bindings)
   spec_path         the spec file, relative to the project root
   parent_template   what the next lower layer (or templates/) provides at this
                     path, for {% extends parent_template %} (None if nothing)
-  arch_files has() objs() subdirs() generic_y()   in Makefile/Kbuild only:
+  arch_files has() objs() subdirs() generic_y() obj_config()   in Makefile/Kbuild only:
                     the merged file set (see generator/render.py)
   responsibility    in templates/_stubs only: the title being stubbed
   portkit_version   generator version
-  output_path       this file's path, e.g. arch/tsar/include/asm/page.h
+  output_path       this file's path, e.g. arch/<name>/include/asm/page.h
   source_path       this file's template/override, e.g. templates/Makefile.j2
   generated_header()  the header comment (without newline); a template that
                     prints it chooses its place, otherwise it is inserted

@@ -433,27 +433,8 @@ def one_interrupt_controller(d, report):
         report(f"platform.devices[{i}].interrupt_controller",
                f"a second interrupt controller (the first is "
                f"'{devs[ics[0]]['name']}'); exactly one is supported")
-    for i in ics:
-        if devs[i]["hwi_count"] is None:
-            report(f"platform.devices[{i}]", f"interrupt controller '{devs[i]['name']}' needs "
-                   "hwi_count (number of hardware interrupt inputs)")
-
-
-@rule
-def interrupts_in_range(d, report):
-    devs = [dev for dev in d["platform"]["devices"] if dev is not None]
-    ics = [dev for dev in devs if dev["interrupt_controller"]]
-    if len(ics) != 1 or ics[0]["hwi_count"] is None:
-        return
-    ic = ics[0]
-    for i, dev in enumerate(d["platform"]["devices"]):
-        if dev is None:
-            continue
-        for j, irq in enumerate(dev["interrupts"]):
-            if irq is not None and irq >= ic["hwi_count"]:
-                report(f"platform.devices[{i}].interrupts[{j}]",
-                       f"HWI {irq} of '{dev['name']}' does not exist: interrupt controller "
-                       f"'{ic['name']}' has hwi_count {ic['hwi_count']} (HWI 0..{ic['hwi_count'] - 1})")
+    # How many inputs it has is one of its properties, which the layer driving
+    # it declares; generator.bindings checks the interrupts against it.
 
 
 @rule
@@ -599,19 +580,6 @@ def cp0_registers_unique(d, report):
         if key in seen:
             report(f"isa.cp0.registers.{name}", f"${rs[0]}, {rs[1]} is also '{seen[key]}'")
         seen.setdefault(key, name)
-
-
-@rule
-def cpu_irq_line_exists(d, report):
-    cp0 = d["isa"]["cp0"]
-    if not cp0:
-        return
-    for i, dev in enumerate(d["platform"]["devices"]):
-        if dev is not None and dev["cpu_irq_line"] is not None \
-                and dev["cpu_irq_line"] >= cp0["hw_irq_lines"]:
-            report(f"platform.devices[{i}].cpu_irq_line",
-                   f"CPU interrupt line {dev['cpu_irq_line']} does not exist: "
-                   f"isa.cp0.hw_irq_lines is {cp0['hw_irq_lines']}")
 
 
 # --- Devices without a bus address ---------------------------------------------

@@ -49,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write nothing; print a unified diff of what would change (exit like --check)")
     p.add_argument("--force", action="store_true",
                    help="overwrite/remove files that were edited or added by hand")
+    p.add_argument("--make-fragment", metavar="FILE",
+                   help="write only FILE: the spec's values the Makefile uses, as make variables "
+                        "(rewritten only when they change)")
+    p.add_argument("--spec-reference", metavar="FILE",
+                   help="write the spec reference (every key, its type, default, derivation, "
+                        "the contract and the layers) as Markdown to FILE; no spec needed")
     p.add_argument("--quiet", "-q", action="store_true", help="print only errors")
     p.add_argument("--version", action="version", version=f"portkit generator {__version__}")
     return p
@@ -62,10 +68,20 @@ def run(argv: list[str] | None, root: Path) -> int:
 
         return scaffold(root, args.new, Path(args.from_spec or root / "arch-spec.yaml"),
                         Path(args.spec) if args.spec else None, quiet=args.quiet)
+    if args.spec_reference:
+        from .reference import spec_reference
+
+        Path(args.spec_reference).write_text(spec_reference(root), encoding="utf-8")
+        return 0
     if not args.spec:
         parser.error("the spec is required")
     spec_path = Path(args.spec)
     spec = load_spec(spec_path, display=args.spec)
+    if args.make_fragment:
+        from .makefrag import write_fragment
+
+        write_fragment(spec, Path(args.make_fragment))
+        return 0
     project = Project(root, spec)
     if args.status:
         return _status(args, root, spec_path, project)

@@ -1,17 +1,119 @@
-"""Values computed from the normalized spec, exported to templates as ``derived``.
+"""Every value computed from the spec, in one place.
 
-Why here and not in templates: arithmetic such as shifts, orders and frame
-offsets is easy to get subtly wrong in Jinja, and several templates need the
-same numbers. ``derive()`` is one plain function building a plain dict; add
-entries freely (keep them JSON-like: ints, strings, lists, dicts).
-Validation (``generator.checks``) has already run, so the spec is consistent.
+Two kinds:
+
+* ``SPEC_VALUES``: values of the spec itself that follow from others. They
+  land in the normalized spec at their natural place (templates read
+  ``layout.kernel_link_address`` like any other value). A ``derived`` one is
+  never stated (the schema marks the key ``Derived``; stating it is an error
+  quoting ``how``); a ``default`` one may be stated and is computed only when
+  it is not. ``derive_fields()`` fills them right after the schema walk,
+  before the cross-field checks; ``docs/spec-reference.md`` lists them.
+* ``derive()``: the ``derived`` template variable, values templates need
+  that are not spec keys (shifts, orders, masks, frame offsets). Why here and
+  not in templates: such arithmetic is easy to get subtly wrong in Jinja, and
+  several templates need the same numbers. It is one plain function building
+  a plain dict; add entries freely (keep them JSON-like: ints, strings,
+  lists, dicts). Validation (``generator.checks``) has already run, so the
+  spec is consistent.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .schema import O32_REGISTERS
+
+#: Cross-compiler prefixes by (family, endianness), tried in order.
+CROSS_PREFIXES = {
+    ("mips32", "little"): ["mipsel-linux-gnu-", "mipsel-unknown-elf-", "mipsel-elf-"],
+    ("mips32", "big"): ["mips-linux-gnu-", "mips-unknown-elf-", "mips-elf-"],
+}
+#: Per endianness: compiler/assembler flag, linker emulation, ELF data, byteorder.
+ENDIAN = {
+    "little": {"flag": "-EL", "ld_emulation": "elf32ltsmip", "elf_data": "lsb", "cpp": "__MIPSEL__"},
+    "big": {"flag": "-EB", "ld_emulation": "elf32btsmip", "elf_data": "msb", "cpp": "__MIPSEB__"},
+}
+
+
+@dataclass(frozen=True)
+class SpecValue:
+    """One spec value that follows from others: its only definition."""
+
+    path: str                       # where it lands in the normalized spec
+    kind: str                       # "derived" (never stated) or "default" (unless stated)
+    how: str                        # what it is computed from (messages, spec reference)
+    compute: Callable[[dict[str, Any]], Any]   # None: cannot be computed (left unset)
+
+
+def _endian(d: dict[str, Any]) -> dict[str, str] | None:
+    return ENDIAN.get(d["isa"]["endianness"])
+
+
+def _task_size(d: dict[str, Any]) -> int | None:
+    po = d["layout"]["page_offset"]
+    return po if isinstance(po, int) and not isinstance(po, bool) else None
+
+
+SPEC_VALUES: tuple[SpecValue, ...] = (
+    SpecValue("arch.defconfig", "default", "<arch.name>_defconfig",
+              lambda d: f"{d['arch']['name']}_defconfig" if d["arch"]["name"] else None),
+    SpecValue("arch.uts_machine", "default", "arch.name",
+              lambda d: d["arch"]["name"] or None),
+    SpecValue("mmu.big_page_size", "derived", "page_size x levels[1].entries",
+              lambda d: d["mmu"]["page_size"] * d["mmu"]["levels"][1]["entries"]),
+    SpecValue("mmu.ptpr_shift", "derived", "log2(levels[0].align)",
+              lambda d: d["mmu"]["levels"][0]["align"].bit_length() - 1),
+    SpecValue("mmu.tlb.asid_bits", "derived", "tlb.entryhi.asid.width",
+              lambda d: d["mmu"]["tlb"]["entryhi"]["asid"]["width"]),
+    SpecValue("layout.kernel_link_address", "derived",
+              "page_offset + kernel_phys_start - phys_offset",
+              lambda d: d["layout"]["page_offset"] + d["layout"]["kernel_phys_start"]
+              - d["layout"]["phys_offset"]),
+    SpecValue("layout.task_size", "default", "layout.page_offset", _task_size),
+    SpecValue("isa.endian", "derived", "from isa.endianness: the -EL/-EB flag, the linker "
+              "emulation (elf32ltsmip/elf32btsmip), ELF data and the __MIPSEL__/__MIPSEB__ macro",
+              lambda d: dict(_endian(d)) if _endian(d) else None),
+    SpecValue("abi.elf.data", "derived", "lsb/msb from isa.endianness",
+              lambda d: _endian(d)["elf_data"] if _endian(d) else None),
+    SpecValue("isa.cross_compile", "default", "the usual prefixes of isa.family and "
+              "isa.endianness (mipsel-linux-gnu-, mipsel-unknown-elf-, mipsel-elf- for a "
+              "little-endian mips32)",
+              lambda d: list(CROSS_PREFIXES.get((d["isa"]["family"], d["isa"]["endianness"]), []))
+              if _endian(d) else None),
+)
+SPEC_VALUES_BY_PATH = {v.path: v for v in SPEC_VALUES}
+
+
+def how_derived(path: str) -> str:
+    """How the spec value at ``path`` is computed (for messages)."""
+    v = SPEC_VALUES_BY_PATH.get(path)
+    return v.how if v else "computed by the generator"
+
+
+def derive_fields(data: dict[str, Any]) -> None:
+    """Fill ``SPEC_VALUES`` into the normalized spec (after the schema walk).
+
+    A value whose inputs are missing or malformed (the schema walk reported
+    them) is left as it is.
+    """
+    for v in SPEC_VALUES:
+        *parents, leaf = v.path.split(".")
+        parent: Any = data
+        for part in parents:
+            parent = parent.get(part) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict):
+            continue
+        if v.kind == "default" and parent.get(leaf) is not None:
+            continue
+        try:
+            value = v.compute(data)
+        except (TypeError, KeyError, IndexError, AttributeError):
+            continue
+        if value is not None:
+            parent[leaf] = value
 
 #: e_flags bits of MIPS ELF objects (values of the ELF ABI; Linux's
 #: arch/mips/include/asm/elf.h uses the same names).

@@ -45,13 +45,13 @@ def log2(value: Any) -> int:
 
 
 def c_ident(value: Any) -> str:
-    """Make a C identifier: {{ "tsar-monocluster"|c_ident }} -> tsar_monocluster."""
+    """Make a C identifier: {{ "my-board"|c_ident }} -> my_board."""
     s = re.sub(r"[^A-Za-z0-9_]", "_", str(value))
     return "_" + s if not s or s[0].isdigit() else s
 
 
 def c_macro(value: Any) -> str:
-    """c_ident, uppercased: {{ "vci-xicu"|c_macro }} -> VCI_XICU."""
+    """c_ident, uppercased: {{ "my-uart"|c_macro }} -> MY_UART."""
     return c_ident(value).upper()
 
 

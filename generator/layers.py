@@ -11,6 +11,10 @@ A layer is a directory of kernel files (``overrides/<name>/``) with a
     relies_on:                    # spec names the code uses
       abi.frame: [regs, epc, status]
       isa.cp0.registers: [status, cause]
+    bindings:                     # device properties (see generator/bindings.py)
+      vendor,uart: {properties: {fifo: {type: int, dts: "vendor,fifo-depth"}}}
+    kbuild:                       # objects built only with a kernel option
+      drivers/disk.o: VENDOR_DISK   # (defined in a Kconfig file of the layer)
 
 The contract (``check_contract``), enforced before anything is rendered:
 
@@ -20,14 +24,22 @@ The contract (``check_contract``), enforced before anything is rendered:
   responsibility that depends on the key, that is refused too (the code was
   written for some value nobody stated);
 * every name in ``relies_on`` exists in the spec (a key of the mapping, or
-  the ``name`` of an item of the list, at that path).
+  the ``name`` of an item of the list, at that path);
+* every ``kbuild`` object has its source in the layer, and its option is a
+  ``config`` of one of the layer's Kconfig files.
 
-Responsibilities no layer provides get generated stubs (``templates/_stubs``):
-a ``#warning`` at build time, and a panic naming the responsibility if reached.
+Device properties are checked against the layers' ``bindings`` when the
+project is loaded (``generator.bindings``): they are spec errors.
+
+The responsibilities, their stubs and the contract keys are data
+(``generator/contract.yaml``). Responsibilities no layer provides get
+generated stubs (``templates/_stubs``): a ``#warning`` at build time, and a
+panic naming the responsibility if reached.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,50 +55,42 @@ class Responsibility:
     title: str
     symbols: tuple[str, ...]     # what the rest of the kernel calls (for undefined symbols)
     stubs: tuple[tuple[str, str], ...] = ()  # (template in templates/_stubs/, output path)
+    #: (spec path, smallest value) that makes it needed; None: always needed
+    needed_if: tuple[str, int] | None = None
 
 
-RESPONSIBILITIES: tuple[Responsibility, ...] = (
-    Responsibility("boot", "boot entry", ("kernel_entry", "setup_arch", "cpuinfo_op"),
-                   (("boot.S.j2", "kernel/stub_boot.S"), ("setup.c.j2", "kernel/stub_setup.c"))),
-    Responsibility("vectors", "exception vectors", ("trap_init", "handle_exception", "ret_from_exception",
-                                                    "die", "show_regs")),
-    Responsibility("mmu", "TLB/MMU fault handling", ("do_page_fault", "paging_init", "mem_init",
-                                                     "swapper_pg_dir", "update_mmu_cache")),
-    Responsibility("syscall", "syscall entry", ("sys_call_table", "handle_syscall")),
-    Responsibility("signals", "signals", ("arch_do_signal_or_restart", "do_notify_resume",
-                                          "sys_rt_sigreturn")),
-    Responsibility("context", "context switch and TLS", ("__switch_to", "resume", "copy_thread",
-                                                         "start_thread", "ret_from_fork",
-                                                         "ret_from_kernel_thread")),
-    Responsibility("uaccess", "uaccess", ("__copy_user", "__clear_user", "__strncpy_from_user",
-                                          "__strnlen_user", "raw_copy_from_user",
-                                          "raw_copy_to_user")),
-    Responsibility("irqchip", "irqchip", ("init_IRQ", "do_IRQ"), (("irqchip.c.j2", "kernel/stub_irqchip.c"),)),
-    Responsibility("timer", "timer and clocksource", ("time_init",), (("timer.c.j2", "kernel/stub_timer.c"),)),
-    Responsibility("console", "console", (), (("console.c.j2", "kernel/stub_console.c"),)),
-    Responsibility("poweroff", "power-off", ("machine_power_off", "machine_halt", "machine_restart",
-                                            "pm_power_off"), (("poweroff.c.j2", "kernel/stub_poweroff.c"),)),
-    Responsibility("smp", "SMP bring-up", ("smp_prepare_cpus", "smp_init_cpus", "__cpu_up",
-                                           "smp_send_reschedule"), (("smp.c.j2", "kernel/stub_smp.c"),)),
-)
+#: The contract's data: responsibilities, their stubs and the contract keys.
+CONTRACT_FILE = Path(__file__).with_name("contract.yaml")
+
+
+def _load_contract(path: Path = CONTRACT_FILE):
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    resps = []
+    for key, r in raw["responsibilities"].items():
+        cond = r.get("needed_if")
+        resps.append(Responsibility(
+            key, r["title"], tuple(r.get("symbols") or ()),
+            tuple((tmpl, out) for tmpl, out in (r.get("stubs") or {}).items()),
+            (cond["key"], int(cond["min"])) if cond else None))
+    keys = {}
+    for key, users in raw["contract_keys"].items():
+        keys[key] = tuple(r.key for r in resps) if users == "all" else tuple(users)
+        unknown = [u for u in keys[key] if u not in {r.key for r in resps}]
+        if unknown:  # a broken contract.yaml is a bug of the kit, not of a spec
+            raise ValueError(f"{path.name}: contract_keys: {key}: unknown responsibility "
+                             f"{', '.join(unknown)}")
+    return tuple(resps), keys
+
+
+RESPONSIBILITIES, CONTRACT_KEYS = _load_contract()
 BY_KEY = {r.key: r for r in RESPONSIBILITIES}
+#: CONTRACT_KEYS: spec values code must be written for -> the responsibilities
+#: that depend on them.
 
-#: Spec values code must be written for -> the responsibilities that depend on them.
-CONTRACT_KEYS: dict[str, tuple[str, ...]] = {
-    "arch.kernel_series": tuple(r.key for r in RESPONSIBILITIES),
-    "boot.entry_mmu_enabled": ("boot",),
-    "isa.family": ("vectors", "syscall", "signals", "context", "uaccess", "boot"),
-    "isa.endianness": ("vectors", "syscall", "signals", "uaccess", "boot"),
-    "isa.fpu": ("context", "signals", "vectors"),
-    "isa.atomics": ("context",),
-    "abi.syscall.error_convention": ("syscall", "signals"),
-    "abi.tls.register": ("context",),
-    "mmu.walker": ("mmu", "boot"),
-    "mmu.tlb_coherent": ("mmu",),
-    "platform.cpus.count": ("boot", "smp"),
-}
-
-META_KEYS = ("description", "provides", "implements", "relies_on")
+META_KEYS = ("description", "provides", "implements", "relies_on", "bindings", "kbuild")
+#: kbuild: object (path in the arch directory) -> the kernel option that builds it.
+KBUILD_OBJECT = r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.o"
+KCONFIG_SYMBOL = r"[A-Z0-9_]+"
 
 
 class ContractError(PortkitError):
@@ -130,7 +134,8 @@ def read_meta(path: Path, display: str) -> dict[str, Any]:
     meta_file = path / "layer.yaml"
     shown = f"{display}/layer.yaml"
     if not meta_file.is_file():
-        return {"provides": {}, "implements": {}, "relies_on": {}, "description": ""}
+        return {"provides": {}, "implements": {}, "relies_on": {}, "description": "",
+                "bindings": {}, "kbuild": {}}
     try:
         meta = yaml.safe_load(meta_file.read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
@@ -155,6 +160,19 @@ def read_meta(path: Path, display: str) -> dict[str, Any]:
         if key not in CONTRACT_KEYS:
             problems.append(f"{shown}: implements: '{key}' is not a contract key; known: "
                             + ", ".join(CONTRACT_KEYS))
+    from .bindings import read_bindings  # noqa: PLC0415
+
+    meta["bindings"], more = read_bindings(meta.get("bindings"), display)
+    problems += more
+    kbuild = meta.get("kbuild") or {}
+    if not isinstance(kbuild, dict):
+        problems.append(f"{shown}: kbuild: expected a mapping of object -> kernel option")
+        kbuild = {}
+    for obj, sym in kbuild.items():
+        if not re.fullmatch(KBUILD_OBJECT, str(obj)) or not re.fullmatch(KCONFIG_SYMBOL, str(sym)):
+            problems.append(f"{shown}: kbuild: '{obj}: {sym}': expected dir/name.o: OPTION "
+                            "(a Kconfig symbol without CONFIG_)")
+    meta["kbuild"] = kbuild
     if problems:
         raise ContractError(problems)
     meta.setdefault("description", "")
@@ -209,6 +227,15 @@ def check_contract(project) -> None:
             for f in files:
                 if not (layer.path / f).is_file():
                     msgs.append(f"{shown}: provides {resp}: file {layer.display}/{f} does not exist")
+        for obj, sym in layer.meta["kbuild"].items():
+            stem = obj[:-2]
+            if not any((layer.path / f"{stem}{ext}").is_file()
+                       for ext in (".c", ".S", ".c.j2", ".S.j2")):
+                msgs.append(f"{shown}: kbuild: {obj}: the layer has no {stem}.c or {stem}.S")
+            if not any(re.search(rf"^\s*(?:menu)?config\s+{sym}\s*$", k.read_text(errors="replace"),
+                                 re.MULTILINE) for k in layer.path.rglob("Kconfig*")):
+                msgs.append(f"{shown}: kbuild: {obj}: option {sym} is not defined in a Kconfig "
+                            f"file of {layer.display}")
         for path, names in layer.meta["relies_on"].items():
             found, value = _lookup(data, path)
             if not found:
@@ -244,13 +271,20 @@ def check_contract(project) -> None:
                         "supports it)")
     if msgs:
         raise ContractError([str(m) for m in msgs])
+    # The devices' properties against the layers' bindings (spec errors).
+    from .bindings import check_properties  # noqa: PLC0415
+
+    check_properties(spec, project.bindings, [layer.display for layer in project.layers])
 
 
 def needed(project, resp: Responsibility) -> bool:
-    """SMP bring-up is only a responsibility with more than one CPU."""
-    if resp.key == "smp":
-        return (project.spec.data["platform"]["cpus"]["count"] or 1) > 1
-    return True
+    """Whether the spec needs ``resp`` (needed_if in contract.yaml: SMP bring-up
+    only with more than one CPU)."""
+    if resp.needed_if is None:
+        return True
+    key, least = resp.needed_if
+    found, value = _lookup(project.spec.data, key)
+    return found and isinstance(value, int) and value >= least
 
 
 def stubs_needed(project) -> list[Responsibility]:

@@ -21,8 +21,10 @@ chain does not define is an error naming the file and line.
 Build files (``Makefile``, ``Kbuild``) are rendered last, with the set of
 produced paths known: ``arch_files``, ``has(path)``, ``objs(dir)`` (the .o of
 every .c/.S in dir), ``subdirs(dir)`` (subdirectories with a Makefile) and
-``generic_y(names)`` (asm-generic headers the arch does not provide itself),
-so Kbuild lists never name a file the arch does not have.
+``generic_y(names)`` (asm-generic headers the arch does not provide itself)
+and ``obj_config(path)`` (``$(CONFIG_X)`` for an object a layer's ``kbuild:``
+builds only with option X, else ``y``), so Kbuild lists never name a file
+the arch does not have.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ BUILD_FILES = ("Makefile", "Kbuild", "Kconfig")
 class Rendered:
     """One produced file."""
 
-    path: str           # relative to OUTDIR, e.g. arch/tsar/include/asm/page.h
+    path: str           # relative to OUTDIR, e.g. arch/<name>/include/asm/page.h
     data: bytes
     mode: int
     source: str
@@ -130,6 +132,15 @@ class Project:
         from .layers import load_layers  # noqa: PLC0415 (layers imports this module)
 
         self.layers: list[Layer] = load_layers(self)
+        from .bindings import collect  # noqa: PLC0415
+
+        # Device properties, declared by the layers that drive the devices
+        # (checked against the spec with the contract: generator.layers).
+        self.bindings = collect(self.layers)
+        # kbuild: object -> kernel option, over the layers (a higher layer's wins).
+        self.kbuild_options: dict[str, str] = {}
+        for layer in self.layers:
+            self.kbuild_options.update(layer.meta.get("kbuild") or {})
         # The arch's own layer (the last one): where hand changes belong.
         self.overrides_dir = self.layers[-1].path
         self.overrides_display = self.layers[-1].display
@@ -243,6 +254,9 @@ def build_context(project: Project) -> dict[str, Any]:
                            "portkit_version": __version__, "spec_path": project.spec_display}
     for section in SECTIONS:
         ctx[section] = data[section]
+    from .bindings import dts_lines  # noqa: PLC0415
+
+    ctx["dts_properties"] = lambda dev: dts_lines(project.bindings, dev)
     return ctx
 
 
@@ -520,16 +534,21 @@ class Renderer:
         pending = set(late)
         for out_rel in sorted(late, key=lambda r: (-r.count("/"), r)):
             pending.discard(out_rel)
-            helpers = kbuild_helpers(set(out) | pending | {out_rel})
+            helpers = kbuild_helpers(set(out) | pending | {out_rel}, self.project.kbuild_options)
             rendered = self.render_source(late[out_rel], out_rel, helpers)
             if rendered is not None:
                 out[out_rel] = rendered
         return {r.path: r for _, r in sorted(out.items())}
 
 
-def kbuild_helpers(produced: set[str]) -> dict[str, Any]:
+def kbuild_helpers(produced: set[str], options: dict[str, str] | None = None) -> dict[str, Any]:
     """Functions build-file templates use to list what the arch really has."""
     files = sorted(produced)
+    options = options or {}
+
+    def obj_config(path: str) -> str:
+        """'$(CONFIG_X)' for an object a layer builds only with option X (kbuild:), else 'y'."""
+        return f"$(CONFIG_{options[path]})" if path in options else "y"
 
     def has(path: str) -> bool:
         return path in produced
@@ -560,4 +579,4 @@ def kbuild_helpers(produced: set[str]) -> dict[str, Any]:
         return [n for n in names if f"{directory}/{n}" not in produced]
 
     return {"arch_files": files, "has": has, "objs": objs, "subdirs": subdirs,
-            "generic_y": generic_y}
+            "generic_y": generic_y, "obj_config": obj_config}

@@ -20,6 +20,8 @@ import os
 import re
 from pathlib import Path
 
+import yaml
+
 from .errors import PortkitError
 from .layers import BY_KEY, CONTRACT_KEYS
 from .render import Project
@@ -90,6 +92,20 @@ relies_on: {{}}
 """
 
 
+def _inherited_bindings(dropped) -> str:
+    """The dropped base arch layer's bindings: the inherited devices keep their
+    properties (and device-tree nodes) until the new layer drives its own."""
+    meta_file = dropped.path / "layer.yaml"
+    raw = yaml.safe_load(meta_file.read_text(encoding="utf-8")) if meta_file.is_file() else None
+    bindings = (raw or {}).get("bindings")
+    if not bindings:
+        return ""
+    return (f"# The properties of the devices inherited from the base spec, copied from\n"
+            f"# {dropped.display}/layer.yaml (see generator/bindings.py); change them\n"
+            f"# with the devices this port drives.\n"
+            + yaml.safe_dump({"bindings": bindings}, sort_keys=False, default_flow_style=False))
+
+
 def _rel(path: Path, start: Path) -> str:
     return Path(os.path.relpath(path.resolve(), start.resolve())).as_posix()
 
@@ -124,6 +140,7 @@ def scaffold(root: Path, name: str, from_spec: Path, out: Path | None, quiet: bo
         extends=_rel(from_spec, spec_out.resolve().parent), layers=", ".join(kept))
     layer_text = LAYER_TEMPLATE.format(name=name, resps=", ".join(BY_KEY),
                                        keys=", ".join(CONTRACT_KEYS))
+    layer_text += _inherited_bindings(base_project.layers[-1])
     spec_out.parent.mkdir(parents=True, exist_ok=True)
     spec_out.write_text(text, encoding="utf-8")
     layer_dir.mkdir(parents=True, exist_ok=True)

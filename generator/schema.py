@@ -14,6 +14,7 @@ Types
           one-element list
   Map     fixed set of keys (unknown keys are errors)
   Table   open set of keys (names chosen by the spec author) -> ``value``
+  Value   any scalar or list of scalars, checked elsewhere (device properties)
 
 A field with a ``default`` is optional; ``required=False`` without a default
 normalizes to None so templates can write ``{% if x %}``.
@@ -59,7 +60,7 @@ PREFIX = r"[A-Za-z0-9_][A-Za-z0-9_.+/-]*-"
 PREFIX_DOC = "a cross-compiler prefix such as mipsel-linux-gnu- (ending in '-')"
 COMPATIBLE_HINT = (
     "a compatible string is 'vendor,model'; inside a flow list [a, b] a plain "
-    "comma separates items, so quote each string: [\"soclib,vci_xicu\", ...]"
+    "comma separates items, so quote each string: [\"vendor,intc\", ...]"
 )
 
 
@@ -76,8 +77,10 @@ class Field:
     def default_value(self) -> Any:
         if self.default is NO_DEFAULT:
             return None
-        # Copy mutable defaults so normalized specs never share lists.
-        return list(self.default) if isinstance(self.default, list) else self.default
+        # Copy mutable defaults so normalized specs never share lists or mappings.
+        if isinstance(self.default, (list, dict)):
+            return type(self.default)(self.default)
+        return self.default
 
 
 @dataclass(kw_only=True)
@@ -103,9 +106,9 @@ class Str(Field):
 
 @dataclass(kw_only=True)
 class Derived(Field):
-    """A value computed from others: stating it in a spec is an error."""
+    """A value computed from others: stating it in a spec is an error. How it
+    is computed is defined once, in generator/derive.py (SPEC_VALUES)."""
 
-    formula: str = ""
     required: bool = False
 
 
@@ -120,6 +123,12 @@ class List(Field):
     min_len: int = 0
     max_len: int | None = None
     scalar_ok: bool = False
+
+
+@dataclass(kw_only=True)
+class Value(Field):
+    """Any scalar or list of scalars, checked later by whoever declares it
+    (device properties: the layer's bindings, see generator.bindings)."""
 
 
 @dataclass(kw_only=True)
@@ -241,7 +250,7 @@ TLS = Map(doc="thread-local storage", fields={
 ELF = Map(doc="ELF identification", fields={
     "machine": Str(doc="e_machine macro", pattern=r"EM_[A-Z0-9_]+", pattern_doc="an EM_* name"),
     "class": Int(doc="ELF class", choices=(32, 64)),
-    "data": Derived(doc="ELF data encoding", formula="lsb/msb from isa.endianness"),
+    "data": Derived(doc="ELF data encoding"),
     "flags_reject": List(doc="e_flags bits that make an object unusable",
                          item=Str(pattern=r"EF_[A-Z0-9_]+", pattern_doc="an EF_* name"), default=[]),
 })
@@ -289,7 +298,7 @@ TLB = Map(doc="software-refilled TLB (R4K style; mmu.walker: software)", require
     "entries": Int(doc="TLB entries (each maps an even/odd page pair)", min=1, max=64),
     "refill_vector_offset": Int(doc="offset of the TLB refill vector from EBase", min=0,
                                 max=0xFFF),
-    "asid_bits": Derived(doc="ASID width", formula="tlb.entryhi.asid.width"),
+    "asid_bits": Derived(doc="ASID width"),
     "entryhi": _reg_fields("EntryHi fields", vpn2="virtual page pair number",
                            asid="address space identifier"),
     "entrylo": _reg_fields("EntryLo0/1 fields", pfn="physical frame number",
@@ -310,11 +319,9 @@ MMU = Map(doc="memory management unit", fields={
     "walker": Str(doc="who walks the page tables", choices=("hardware", "software")),
     "tlb_coherent": Bool(doc="TLBs snoop page-table writes", default=False),
     "page_size": Size(doc="base page size", min=1),
-    "big_page_size": Derived(doc="size mapped by one first-level entry",
-                             formula="page_size x levels[1].entries"),
+    "big_page_size": Derived(doc="size mapped by one first-level entry"),
     "phys_addr_bits": Int(doc="physical address width", min=32, max=64),
-    "ptpr_shift": Derived(doc="PTPR = phys(PT1) >> ptpr_shift",
-                          formula="log2(levels[0].align)"),
+    "ptpr_shift": Derived(doc="PTPR = phys(PT1) >> ptpr_shift"),
     "levels": List(doc="page-table levels, top first", item=LEVEL, min_len=2, max_len=2),
     "pte1_ppn": _bitfield("PPN field of a first-level big-page PTE (hardware walker)",
                           required=False),
@@ -337,8 +344,7 @@ LAYOUT = Map(doc="virtual and physical memory layout", fields={
     "task_size": Int(doc="TASK_SIZE (default: page_offset)", required=False, min=0),
     "phys_offset": Int(doc="physical address mapped at PAGE_OFFSET", min=0),
     "kernel_phys_start": Int(doc="physical load address of the kernel", min=0),
-    "kernel_link_address": Derived(doc="virtual link address of the kernel",
-                                   formula="page_offset + kernel_phys_start - phys_offset"),
+    "kernel_link_address": Derived(doc="virtual link address of the kernel"),
     "vmalloc_offset": Size(doc="gap between lowmem and vmalloc", min=0),
     "vmalloc_min_size": Size(doc="minimum vmalloc area", min=0),
     "fixmap_top": Int(doc="top of the fixmap area", min=0),
@@ -368,13 +374,12 @@ DEVICE = Map(doc="one memory-mapped device", fields={
     "clock_hz": Int(doc="input clock of the device (device-tree clock-frequency)",
                     required=False, min=1),
     "interrupt_controller": Bool(doc="this is the interrupt controller", default=False),
-    "pti_count": Int(doc="XICU PTI timers", required=False, min=0),
-    "hwi_count": Int(doc="hardware interrupt inputs", required=False, min=0),
-    "wti_count": Int(doc="XICU WTI mailboxes", required=False, min=0),
-    "cpu_irq_line": Int(doc="CPU interrupt line driven by the controller", required=False,
-                        min=0, max=5),
     "interrupts": List(doc="HWI inputs used", item=Int(min=0), default=[]),
     "stdout": Bool(doc="the console (chosen/stdout-path)", default=False),
+    "properties": Table(doc="device-specific values, like device-tree bindings: the layer "
+                            "driving the device declares them (bindings: in its layer.yaml: "
+                            "names, types, required, device-tree property)", default={},
+                        value=Value(doc="a number, string, boolean or list of them")),
 })
 
 PLATFORM = Map(doc="the board", fields={

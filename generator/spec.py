@@ -23,6 +23,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from . import schema as S
+from .derive import derive_fields, how_derived
 from .errors import Diagnostic, SpecError
 
 _SIZE_RE = re.compile(r"(0x[0-9a-f]+|\d+)\s*([kmgt])(?:i?b)?", re.IGNORECASE)
@@ -167,6 +168,8 @@ class _Walker:
             return self.walk_table(f, node, path)
         if isinstance(f, S.List):
             return self.walk_list(f, node, path)
+        if isinstance(f, S.Value):
+            return self.walk_free(f, node, path)
         return self.walk_scalar(f, node, path)
 
     def _expect_mapping(self, node: Node, path: str, what: str) -> bool:
@@ -211,7 +214,7 @@ class _Walker:
                 self.error(knode, kpath, msg)
                 continue
             if isinstance(f.fields[key], S.Derived):
-                self.error(knode, kpath, f"'{key}' is derived, not stated: {f.fields[key].formula}"
+                self.error(knode, kpath, f"'{key}' is derived, not stated: {how_derived(kpath)}"
                            "\nfix: remove this key (one fact, one place)")
                 continue
             self.note(kpath, knode)
@@ -277,6 +280,20 @@ class _Walker:
         if isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:null" and f.optional:
             return f.default_value()
         return self.walk(f, node, path)
+
+    def walk_free(self, f: S.Value, node: Node, path: str) -> Any:
+        """A scalar or a list of scalars, as YAML reads it (its declarer checks it)."""
+        items = node.value if isinstance(node, SequenceNode) else [node]
+        for i, item in enumerate(items):
+            if not isinstance(item, ScalarNode):
+                where = join_path(path, i) if isinstance(node, SequenceNode) else path
+                self.error(item, where, f"expected {f.doc}, found {self.describe(item)}")
+                return None
+        if isinstance(node, SequenceNode):
+            for i, item in enumerate(items):
+                self.note(join_path(path, i), item)
+            return [self.scalar(item, join_path(path, i))[1] for i, item in enumerate(items)]
+        return self.scalar(node, path)[1]
 
     def walk_scalar(self, f: S.Field, node: Node, path: str) -> Any:
         if not isinstance(node, ScalarNode):
@@ -355,64 +372,6 @@ MAX_SPEC_BYTES = 1 << 20
 MAX_SPEC_VALUES = 100_000
 #: How deep ``extends:`` chains may go.
 MAX_EXTENDS_DEPTH = 8
-
-#: Cross-compiler prefixes by (family, endianness), tried in order.
-CROSS_PREFIXES = {
-    ("mips32", "little"): ["mipsel-linux-gnu-", "mipsel-unknown-elf-", "mipsel-elf-"],
-    ("mips32", "big"): ["mips-linux-gnu-", "mips-unknown-elf-", "mips-elf-"],
-}
-#: Per endianness: compiler/assembler flag, linker emulation, ELF data, byteorder.
-ENDIAN = {
-    "little": {"flag": "-EL", "ld_emulation": "elf32ltsmip", "elf_data": "lsb", "cpp": "__MIPSEL__"},
-    "big": {"flag": "-EB", "ld_emulation": "elf32btsmip", "elf_data": "msb", "cpp": "__MIPSEB__"},
-}
-
-
-def derive_fields(data: dict[str, Any]) -> None:
-    """Fill the values that follow from others (never stated in a spec).
-
-    They land in the normalized data at their natural place (so templates read
-    ``layout.kernel_link_address`` like any other value); the schema marks the
-    keys ``Derived`` so that a spec stating them is refused.
-    """
-    def sect(name):
-        v = data.get(name)
-        return v if isinstance(v, dict) else {}
-
-    arch, isa, abi, mmu, layout = (sect(k) for k in ("arch", "isa", "abi", "mmu", "layout"))
-    if arch.get("name"):
-        if arch.get("defconfig") is None:
-            arch["defconfig"] = f"{arch['name']}_defconfig"
-        if arch.get("uts_machine") is None:
-            arch["uts_machine"] = arch["name"]
-    levels = mmu.get("levels") or []
-    try:
-        mmu["big_page_size"] = mmu["page_size"] * levels[1]["entries"]
-        align = levels[0]["align"]
-        mmu["ptpr_shift"] = align.bit_length() - 1
-    except (TypeError, KeyError, IndexError):
-        pass
-    tlb = mmu.get("tlb")
-    if isinstance(tlb, dict):
-        try:
-            tlb["asid_bits"] = tlb["entryhi"]["asid"]["width"]
-        except (TypeError, KeyError):
-            pass
-    try:
-        layout["kernel_link_address"] = (layout["page_offset"] + layout["kernel_phys_start"]
-                                         - layout["phys_offset"])
-    except (TypeError, KeyError):
-        pass
-    if layout.get("task_size") is None and isinstance(layout.get("page_offset"), int):
-        layout["task_size"] = layout["page_offset"]
-    endian = ENDIAN.get(isa.get("endianness"))
-    if endian:
-        isa["endian"] = dict(endian)
-        if isinstance(abi.get("elf"), dict):
-            abi["elf"]["data"] = endian["elf_data"]
-        if isa.get("cross_compile") is None:
-            isa["cross_compile"] = list(CROSS_PREFIXES.get((isa.get("family"), isa["endianness"]), []))
-
 
 def _read_spec_text(path: Path, display: str) -> str:
     try:

@@ -13,20 +13,16 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
+from generator.makefrag import qemu_base_command  # noqa: E402
 from generator.spec import load_spec  # noqa: E402
 
 
 def qemu_command(spec, vmlinux, cmdline=""):
     """The argument list, or None when the spec has no platform.qemu."""
-    q = spec["platform"]["qemu"]
-    if not q:
+    cmd = qemu_base_command(spec)
+    if cmd is None:
         return None
-    family = spec["isa"]["family"].replace("32", "")
-    suffix = "el" if spec["isa"]["endianness"] == "little" else ""
-    ram_mib = sum(b["size"] for b in spec["platform"]["memory"]) >> 20
-    cmd = [f"qemu-system-{family}{suffix}", "-M", q["machine"], "-cpu", q["cpu"],
-           "-m", f"{ram_mib}M", "-display", "none", "-monitor", "none",
-           "-serial", "stdio", "-no-reboot", *q["args"], "-kernel", str(vmlinux)]
+    cmd += ["-kernel", str(vmlinux)]
     if cmdline:
         cmd += ["-append", cmdline]
     return cmd

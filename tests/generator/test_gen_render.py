@@ -127,6 +127,8 @@ def test_custom_overrides_dir(proj):
     os_dir = proj.path / "elsewhere" / "ovr"
     os_dir.mkdir(parents=True)
     (os_dir / "custom.h").write_text("/* SPDX-License-Identifier: GPL-2.0 */\ncustom\n")
+    # the device properties are declared by the arch layer, wherever it is
+    (os_dir / "layer.yaml").write_text((proj.path / "overrides/tsar/layer.yaml").read_text())
     proj.edit("  uts_machine: tsar\n", "  uts_machine: tsar\n  overrides: elsewhere/ovr\n")
     r = proj.run()
     assert r.rc == 0, r.err
