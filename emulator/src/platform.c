@@ -1,7 +1,8 @@
 /*
  * platform.c - the board description: parse a DTB into a `platform`
- * (RAM banks, devices, IRQ wiring, clock), generate the built-in default
- * platform's DTB, and apply -append to the DTB handed to the guest.
+ * (RAM banks, devices matched against devices.c's types, IRQ wiring,
+ * clock), generate the built-in default platform's DTB, and make the DTB
+ * handed to the guest (-append, the devices' fixup_dtb).
  *
  * The DTB is untrusted input: it is checked with fdt_check_full() and every
  * property length is validated before use.
