@@ -227,7 +227,9 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
                 /* a preference: builds without the JIT (other hosts,
                  * PAIR_HIST) run the interpreter */
                 accel = jit_available() ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP;
-            } else if (strcmp(env, "interp")) {
+            } else if (!strcmp(env, "interp")) {
+                accel = TEMU_ACCEL_INTERP;
+            } else {
                 errf(err, errlen, "TEMU_ACCEL: expected interp or jit, got '%s'", env);
                 goto fail;
             }
