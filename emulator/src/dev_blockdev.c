@@ -300,6 +300,12 @@ static int blockdev_missing(machine *m, const char *dtname, char *err, size_t er
     return -1;
 }
 
+static uint64_t blockdev_service(void *dev)
+{
+    blockdev_update(dev);
+    return blockdev_next_event(dev);
+}
+
 static const char *const blockdev_compatible[] = {
     "tsar,vci_block_device", "tsar,vci_block_device_tsar_v5", "soclib,vci_block_device", NULL};
 
@@ -310,8 +316,7 @@ const temu_device_type blockdev_device = {
     .free = blockdev_free,
     .read = blk_read,
     .write = blk_write,
-    .next_event = blockdev_next_event,
-    .service = blockdev_update,
+    .service = blockdev_service,
     .irq_lines = blockdev_irq_lines,
     .fixup_dtb = blockdev_fixup_dtb,
     .missing = blockdev_missing,

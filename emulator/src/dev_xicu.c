@@ -8,9 +8,9 @@
  * Timers are lazy: for a running PTI (PER != 0) we keep the cycle `fire` at
  * which its counter next reaches the end of a period.  VAL reads as
  * fire - now (1..PER); at `fire` the pending bit is set and the counter
- * reloads from PER.  The machine loop asks xicu_next_event() when the next
- * change can happen and calls xicu_update() (`service`) at that time.  A
- * timer whose pending bit is already set cannot change anything until it
+ * reloads from PER.  The machine loop calls xicu_service() (update, and
+ * the next change, xicu_next_event()) and runs to that cycle.  A timer
+ * whose pending bit is already set cannot change anything until it
  * is acked, so it does not produce events (an idle guest with a masked
  * timer is hung, not spinning).
  *
@@ -273,6 +273,12 @@ static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *e
     return x;
 }
 
+static uint64_t xicu_service(void *dev)
+{
+    xicu_update(dev);
+    return xicu_next_event(dev);
+}
+
 static const char *const xicu_compatible[] = {"soclib,vci_xicu", NULL};
 
 const temu_device_type xicu_device = {
@@ -282,7 +288,6 @@ const temu_device_type xicu_device = {
     .create = xicu_create,
     .read = xicu_read,
     .write = xicu_write,
-    .next_event = xicu_next_event,
-    .service = xicu_update,
+    .service = xicu_service,
     .cpu_lines = xicu_outputs,
 };

@@ -10,10 +10,10 @@
  * first `reg` entry, and calls the hooks the descriptor has (NULL = none):
  * the run loop only walks arrays of the instances that have each hook.
  *
- * Time: a device computes its state lazily from machine_now() and says
- * when it next changes by itself (next_event); the loop runs the CPUs up
- * to that cycle, then calls `service` on every device that has it, then
- * recomputes the interrupt lines.  Interrupts: a device's outputs
+ * Time: a device computes its state lazily from machine_now(); `service`
+ * brings it up to date and says when it next changes by itself.  The loop
+ * services the devices, recomputes the interrupt lines, and runs a CPU up
+ * to the earliest of those cycles.  Interrupts: a device's outputs
  * (irq_lines, bit j) are wired to the interrupt controller's HWI inputs
  * by the node's `interrupts` (entry j); the interrupt controller
  * (cpu_lines) reads them with machine_hwi_lines() and drives the CPUs.
@@ -59,9 +59,12 @@ typedef struct temu_device_type {
     int (*read)(void *dev, uint32_t off, uint32_t *val);
     int (*write)(void *dev, uint32_t off, uint32_t val, uint32_t be);
 
-    /* Run loop (hot: keep them cheap) */
-    uint64_t (*next_event)(void *dev);  /* cycle of the next change, or UINT64_MAX */
-    void (*service)(void *dev);         /* catch up with machine_now() */
+    /* Run loop (hot: keep them cheap).  service: catch up with
+     * machine_now() and return the cycle at which the state next changes
+     * by itself (UINT64_MAX: never, until a register access); it must not
+     * touch other devices.  It runs before the CPUs run and after every
+     * register access, so the answer holds until the next call. */
+    uint64_t (*service)(void *dev);
     uint32_t (*irq_lines)(void *dev);   /* level of the outputs, bit j = output j */
     /* The interrupt controller: bit 4*i + j drives line j (Cause.IP(2+j)) of
      * the CPU whose hardware id is i.  The first instance with it is used. */

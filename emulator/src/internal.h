@@ -256,6 +256,15 @@ typedef struct cpu {
 
 #include "device.h" /* dev_desc, temu_device_type, dev_inst */
 
+/* The run loop's view of the devices (machine.c): per hook, the instances
+ * that have it. */
+typedef struct dev_svc { uint64_t (*fn)(void *); void *dev; } dev_svc;
+typedef struct dev_irq {
+    uint32_t (*fn)(void *);
+    void *dev;
+    uint32_t hwi[32];   /* the HWI bit output j drives, or 0 */
+} dev_irq;
+
 /* ---------------------------------------------------------------- platform */
 
 #define MAX_DEVS 16
@@ -303,12 +312,11 @@ typedef struct machine {
      * instances that have each hook */
     dev_inst dev[MAX_DEVS];
     int ndev;
-    struct { void (*fn)(void *); void *dev; } svc[MAX_DEVS];
+    dev_svc svc[MAX_DEVS];
     int nsvc;
-    struct { uint64_t (*fn)(void *); void *dev; } evt[MAX_DEVS];
-    int nevt;
-    struct { uint32_t (*fn)(void *); void *dev; uint32_t hwi[32]; } irq[MAX_DEVS];
-    int nirq;                /* hwi[j]: the HWI bit output j drives, or 0 */
+    uint64_t dev_next;       /* their earliest next change (service_devices) */
+    dev_irq irq[MAX_DEVS];
+    int nirq;
     uint32_t (*intc_lines)(void *); /* the interrupt controller, or NULL */
     void *intc;
 

@@ -58,11 +58,9 @@ static uint64_t now_ns(void)
 uint32_t machine_hwi_lines(machine *m)
 {
     uint32_t h = 0;
-    for (int i = 0; i < m->nirq; i++) {
-        uint32_t l = m->irq[i].fn(m->irq[i].dev);
-        for (; l; l &= l - 1)
-            h |= m->irq[i].hwi[__builtin_ctz(l)];
-    }
+    for (const dev_irq *p = m->irq, *end = p + m->nirq; p != end; p++)
+        for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
+            h |= p->hwi[__builtin_ctz(l)];
     return h;
 }
 
@@ -128,17 +126,10 @@ static int create_devices(machine *m, const char *dname, char *err, size_t errle
         m->dev[m->ndev++] = (dev_inst){t, d, dev};
         mmio_region r = {d->base, d->size, t->name, dev, t->read, t->write};
         bus_add_mmio(m, &r);
-        if (t->service) {
-            m->svc[m->nsvc].fn = t->service;
-            m->svc[m->nsvc++].dev = dev;
-        }
-        if (t->next_event) {
-            m->evt[m->nevt].fn = t->next_event;
-            m->evt[m->nevt++].dev = dev;
-        }
+        if (t->service)
+            m->svc[m->nsvc++] = (dev_svc){t->service, dev};
         if (t->irq_lines) {
-            m->irq[m->nirq].fn = t->irq_lines;
-            m->irq[m->nirq].dev = dev;
+            m->irq[m->nirq] = (dev_irq){.fn = t->irq_lines, .dev = dev};
             for (int j = 0; j < d->nirq; j++)
                 m->irq[m->nirq].hwi[j] = d->irq[j] >= 0 ? 1u << d->irq[j] : 0;
             m->nirq++;
@@ -364,21 +355,21 @@ int temu_boot(temu *e, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ running */
 
-static uint64_t next_event(machine *m)
-{
-    uint64_t ev = UINT64_MAX, t;
-    for (int i = 0; i < m->nevt; i++)
-        if ((t = m->evt[i].fn(m->evt[i].dev)) < ev)
-            ev = t;
-    return ev;
-}
-
+/* Bring the devices up to the current time and note when the next one
+ * changes by itself; then the interrupt lines.  Device state changes only
+ * here and in register accesses (which end a CPU's run), so next_event()
+ * holds until the loop comes back here. */
 static void service_devices(machine *m)
 {
-    for (int i = 0; i < m->nsvc; i++)
-        m->svc[i].fn(m->svc[i].dev);
+    uint64_t ev = UINT64_MAX, t;
+    for (const dev_svc *p = m->svc, *end = p + m->nsvc; p != end; p++)
+        if ((t = p->fn(p->dev)) < ev)
+            ev = t;
+    m->dev_next = ev;
     machine_update_irqs(m);
 }
+
+static uint64_t next_event(machine *m) { return m->dev_next; }
 
 static unsigned host_poll(machine *m, int64_t timeout_ns)
 {
