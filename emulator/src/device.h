@@ -62,8 +62,9 @@ typedef struct temu_device_type {
     /* Run loop (hot: keep them cheap).  service: catch up with
      * machine_now() and return the cycle at which the state next changes
      * by itself (UINT64_MAX: never, until a register access); it must not
-     * touch other devices.  It runs before the CPUs run and after every
-     * register access, so the answer holds until the next call. */
+     * touch other devices.  It runs at every pass of the loop, and a
+     * register access ends the CPU's run, so the answer holds until the
+     * next call.  read/write catch up first themselves. */
     uint64_t (*service)(void *dev);
     uint32_t (*irq_lines)(void *dev);   /* level of the outputs, bit j = output j */
     /* The interrupt controller: bit 4*i + j drives line j (Cause.IP(2+j)) of
