@@ -356,9 +356,9 @@ int temu_boot(temu *e, char *err, size_t errlen)
 /* ------------------------------------------------------------ running */
 
 /* Bring the devices up to the current time and note when the next one
- * changes by itself; then the interrupt lines.  Device state changes only
- * here and in register accesses (which end a CPU's run), so next_event()
- * holds until the loop comes back here. */
+ * changes by itself; then the interrupt lines.  What a device's next
+ * change is moves only here and in its register accesses (which end a
+ * CPU's run), so next_event() holds until the loop comes back here. */
 static void service_devices(machine *m)
 {
     uint64_t ev = UINT64_MAX, t;
