@@ -254,54 +254,18 @@ typedef struct cpu {
 
 /* ---------------------------------------------------------------- devices */
 
-#define XICU_MAX 32
-typedef struct xicu {
-    struct machine *m;
-    unsigned n_pti, n_hwi, n_wti, n_out;
-    uint32_t pti_per[XICU_MAX];
-    uint32_t pti_val[XICU_MAX];   /* VAL as of cycle pti_t0 */
-    uint64_t pti_t0[XICU_MAX];
-    uint64_t pti_fire[XICU_MAX];  /* next cycle at which pending gets set */
-    uint32_t pti_pending, wti_pending;
-    uint32_t wti_val[XICU_MAX];
-    uint32_t msk_pti[XICU_MAX], msk_hwi[XICU_MAX], msk_wti[XICU_MAX];
-} xicu_t;
+#include "device.h" /* dev_desc, temu_device_type, dev_inst */
 
-#define TTY_MAX_CH 16
-#define TTY_FIFO 4096
-typedef struct tty {
-    struct machine *m;
-    unsigned nch;
-    int irq[TTY_MAX_CH];          /* HWI index per channel, -1 = none */
-    uint8_t fifo[TTY_FIFO];       /* channel 0 input */
-    unsigned head, count;
-} tty_t;
-
-typedef struct blockdev {
-    struct machine *m;
-    int irq;
-    int fd;              /* backing file, or -1 */
-    uint8_t *mem;        /* in-memory image (when no fd) */
-    uint64_t nblocks;
-    bool readonly;
-    uint32_t buffer, buffer_ext, lba, count, irq_enable, status;
-    int op;
-    uint64_t done_at;    /* completion cycle when busy */
-} blockdev_t;
-
-typedef struct simhelper {
-    struct machine *m;
-} simhelper_t;
+/* The run loop's view of the devices (machine.c): per hook, the instances
+ * that have it. */
+typedef struct dev_svc { uint64_t (*fn)(void *); void *dev; } dev_svc;
+typedef struct dev_irq {
+    uint32_t (*fn)(void *);
+    void *dev;
+    uint32_t hwi[32];   /* the HWI bit output j drives, or 0 */
+} dev_irq;
 
 /* ---------------------------------------------------------------- platform */
-
-enum { DEV_XICU, DEV_TTY, DEV_BLOCK, DEV_SIMHELPER };
-typedef struct dev_desc {
-    int type;
-    uint64_t base, size;
-    int nirq;
-    int irq[TTY_MAX_CH];
-} dev_desc;
 
 #define MAX_DEVS 16
 typedef struct platform {
@@ -310,7 +274,6 @@ typedef struct platform {
     uint32_t cpu_id[MAX_CPUS]; /* hardware id (reg) of each cpu node */
     int ndev;
     dev_desc dev[MAX_DEVS];
-    int xicu_pti, xicu_hwi, xicu_wti; /* soclib,*-count (0: not given) */
     uint32_t clock_hz;
     int ncpus;
 } platform;
@@ -318,8 +281,10 @@ typedef struct platform {
 int platform_parse(const void *fdt, size_t len, const char *name, platform *p,
                    char *err, size_t errlen);
 int platform_default_dtb(void **out, size_t *outlen);
-int platform_finalize_dtb(const void *in, const char *bootargs, bool disk_ro, void **out,
-                          size_t *outlen, char *err, size_t errlen);
+/* The DTB handed to the guest: m->dtb with -append's bootargs and the
+ * devices' fixup_dtb edits. */
+int platform_finalize_dtb(struct machine *m, void **out, size_t *outlen, char *err,
+                          size_t errlen);
 
 /* ---------------------------------------------------------------- machine */
 
@@ -343,10 +308,17 @@ typedef struct machine {
     mmio_region mmio[MAX_MMIO];
     int nmmio;
 
-    xicu_t *xicu;
-    tty_t *tty;
-    blockdev_t *blk;
-    simhelper_t *sim;
+    /* devices (device.h), in device tree order, and for the run loop the
+     * instances that have each hook */
+    dev_inst dev[MAX_DEVS];
+    int ndev;
+    dev_svc svc[MAX_DEVS];
+    int nsvc;
+    uint64_t dev_next;       /* their earliest next change (service_devices) */
+    dev_irq irq[MAX_DEVS];
+    int nirq;
+    uint32_t (*intc_lines)(void *); /* the interrupt controller, or NULL */
+    void *intc;
 
     /* translating tier (jit_*.c), NULL with -accel interp */
     struct jit_state *jit;
@@ -406,7 +378,6 @@ struct temu {
 
 /* machine.c */
 void machine_update_irqs(machine *m);
-uint32_t machine_hwi_lines(machine *m);
 void machine_stop(machine *m, int kind, uint32_t value);
 /* Device time: the latest local time any CPU has reached (a CPU's own
  * accesses never see time go backwards, nor do different CPUs'). */
@@ -507,21 +478,6 @@ void cpu_update_mode(cpu_t *c);
 static inline uint32_t cpu_count(cpu_t *c) {
     return (uint32_t)machine_now(c->m) + c->count_off;
 }
-
-/* devices */
-xicu_t *xicu_create(machine *m, const dev_desc *d);
-uint64_t xicu_next_event(xicu_t *x);
-void xicu_update(xicu_t *x);
-uint32_t xicu_outputs(xicu_t *x);
-tty_t *tty_create(machine *m, const dev_desc *d);
-bool tty_irq_line(tty_t *t, unsigned ch);
-size_t tty_push_input(tty_t *t, const uint8_t *buf, size_t len);
-blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t errlen);
-void blockdev_free(blockdev_t *b);
-uint64_t blockdev_next_event(blockdev_t *b);
-void blockdev_update(blockdev_t *b);
-bool blockdev_irq_line(blockdev_t *b);
-simhelper_t *simhelper_create(machine *m, const dev_desc *d);
 
 /* loader_elf.c */
 /* symbols.c */

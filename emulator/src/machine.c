@@ -58,20 +58,17 @@ static uint64_t now_ns(void)
 uint32_t machine_hwi_lines(machine *m)
 {
     uint32_t h = 0;
-    if (m->tty)
-        for (unsigned ch = 0; ch < m->tty->nch; ch++)
-            if (m->tty->irq[ch] >= 0 && tty_irq_line(m->tty, ch))
-                h |= 1u << m->tty->irq[ch];
-    if (m->blk && m->blk->irq >= 0 && blockdev_irq_line(m->blk))
-        h |= 1u << m->blk->irq;
+    for (const dev_irq *p = m->irq, *end = p + m->nirq; p != end; p++)
+        for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
+            h |= p->hwi[__builtin_ctz(l)];
     return h;
 }
 
-/* XICU output (4*i + j) drives the IRQ line j = Cause.IP(2+j) of the CPU
- * whose hardware id is i. */
+/* Interrupt controller output (4*i + j) drives the IRQ line j =
+ * Cause.IP(2+j) of the CPU whose hardware id is i. */
 void machine_update_irqs(machine *m)
 {
-    uint32_t outs = m->xicu ? xicu_outputs(m->xicu) : 0;
+    uint32_t outs = m->intc ? m->intc_lines(m->intc) : 0;
     if (outs == m->irq_outs && m->irq_outs_valid)
         return; /* Cause.IP7..2 are read-only: nothing to redo */
     m->irq_outs = outs;
@@ -105,6 +102,48 @@ void machine_break_ll(machine *m, uint64_t pa, uint64_t len)
 }
 
 /* ------------------------------------------------------------ life cycle */
+
+void *machine_device(const machine *m, const temu_device_type *t)
+{
+    for (int i = 0; i < m->ndev; i++)
+        if (m->dev[i].type == t)
+            return m->dev[i].dev;
+    return NULL;
+}
+
+/* An instance for the first node of each device type, its register window
+ * and its hooks in the run loop's arrays. */
+static int create_devices(machine *m, const char *dname, char *err, size_t errlen)
+{
+    for (int i = 0; i < m->plat.ndev; i++) {
+        const dev_desc *d = &m->plat.dev[i];
+        const temu_device_type *t = d->type;
+        if (machine_device(m, t))
+            continue;
+        void *dev = t->create(m, d, m->dtb, err, errlen);
+        if (!dev)
+            return -1;
+        m->dev[m->ndev++] = (dev_inst){t, d, dev};
+        mmio_region r = {d->base, d->size, t->name, dev, t->read, t->write};
+        bus_add_mmio(m, &r);
+        if (t->service)
+            m->svc[m->nsvc++] = (dev_svc){t->service, dev};
+        if (t->irq_lines) {
+            m->irq[m->nirq] = (dev_irq){.fn = t->irq_lines, .dev = dev};
+            for (int j = 0; j < d->nirq; j++)
+                m->irq[m->nirq].hwi[j] = d->irq[j] >= 0 ? 1u << d->irq[j] : 0;
+            m->nirq++;
+        }
+        if (t->cpu_lines && !m->intc) {
+            m->intc_lines = t->cpu_lines;
+            m->intc = dev;
+        }
+    }
+    for (const temu_device_type *const *t = device_types; *t; t++)
+        if ((*t)->missing && !machine_device(m, *t) && (*t)->missing(m, dname, err, errlen))
+            return -1;
+    return 0;
+}
 
 temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
 {
@@ -159,32 +198,8 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     if (bus_init_ram(m, err, errlen))
         goto fail;
 
-    for (int i = 0; i < m->plat.ndev; i++) {
-        const dev_desc *d = &m->plat.dev[i];
-        switch (d->type) {
-        case DEV_XICU:
-            if (!m->xicu && !(m->xicu = xicu_create(m, d)))
-                goto oom;
-            break;
-        case DEV_TTY:
-            if (!m->tty && !(m->tty = tty_create(m, d)))
-                goto oom;
-            break;
-        case DEV_BLOCK:
-            if (!m->blk && !(m->blk = blockdev_create(m, d, err, errlen)))
-                goto fail;
-            break;
-        case DEV_SIMHELPER:
-            if (!m->sim && !(m->sim = simhelper_create(m, d)))
-                goto oom;
-            break;
-        }
-    }
-    if ((cfg.disk_path || cfg.disk_data) && !m->blk) {
-        errf(err, errlen, "%s: a disk image was given but %s has no block device",
-             cfg.disk_path ? cfg.disk_path : "disk", dname);
+    if (create_devices(m, dname, err, errlen))
         goto fail;
-    }
 
     m->dp_max = DPAGE_POOL;
     m->dp_all = calloc(m->dp_max, sizeof *m->dp_all);
@@ -203,7 +218,9 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
                 /* a preference: builds without the JIT (other hosts,
                  * PAIR_HIST) run the interpreter */
                 accel = jit_available() ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP;
-            } else if (strcmp(env, "interp")) {
+            } else if (!strcmp(env, "interp")) {
+                accel = TEMU_ACCEL_INTERP;
+            } else {
                 errf(err, errlen, "TEMU_ACCEL: expected interp or jit, got '%s'", env);
                 goto fail;
             }
@@ -248,10 +265,12 @@ void temu_destroy(temu *e)
     free(m->dp_all);
     free(m->pt_list);
     bus_free(m);
-    free(m->xicu);
-    free(m->tty);
-    blockdev_free(m->blk);
-    free(m->sim);
+    for (int i = 0; i < m->ndev; i++) {
+        if (m->dev[i].type->free)
+            m->dev[i].type->free(m->dev[i].dev);
+        else
+            free(m->dev[i].dev);
+    }
     free(m->dtb);
     free(m->boot_dtb);
     free(m->cpus);
@@ -293,9 +312,7 @@ int temu_boot(temu *e, char *err, size_t errlen)
     machine *m = &e->m;
     free(m->boot_dtb);
     m->boot_dtb = NULL;
-    if (platform_finalize_dtb(m->dtb, m->cfg.bootargs, m->blk && m->blk->readonly,
-                              &m->boot_dtb, &m->boot_dtb_len, err,
-                              errlen))
+    if (platform_finalize_dtb(m, &m->boot_dtb, &m->boot_dtb_len, err, errlen))
         return -1;
     /* the first RAM bank = the one at the lowest address */
     ram_bank *b = &m->ram[0];
@@ -338,24 +355,21 @@ int temu_boot(temu *e, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ running */
 
-static uint64_t next_event(machine *m)
-{
-    uint64_t ev = UINT64_MAX, t;
-    if (m->xicu && (t = xicu_next_event(m->xicu)) < ev)
-        ev = t;
-    if (m->blk && (t = blockdev_next_event(m->blk)) < ev)
-        ev = t;
-    return ev;
-}
-
+/* Bring the devices up to the current time and note when the next one
+ * changes by itself; then the interrupt lines.  What a device's next
+ * change is moves only here and in its register accesses (which end a
+ * CPU's run), so next_event() holds until the loop comes back here. */
 static void service_devices(machine *m)
 {
-    if (m->xicu)
-        xicu_update(m->xicu);
-    if (m->blk)
-        blockdev_update(m->blk);
+    uint64_t ev = UINT64_MAX, t;
+    for (const dev_svc *p = m->svc, *end = p + m->nsvc; p != end; p++)
+        if ((t = p->fn(p->dev)) < ev)
+            ev = t;
+    m->dev_next = ev;
     machine_update_irqs(m);
 }
+
+static uint64_t next_event(machine *m) { return m->dev_next; }
 
 static unsigned host_poll(machine *m, int64_t timeout_ns)
 {
@@ -853,23 +867,6 @@ int temu_write_virt(temu *e, uint32_t va, const void *buf, size_t len)
 
 /* ------------------------------------------------------------ host side */
 
-size_t temu_tty_input(temu *e, const uint8_t *buf, size_t len)
-{
-    machine *m = &e->m;
-    if (!m->tty)
-        return len; /* no TTY: input is dropped */
-    size_t n = tty_push_input(m->tty, buf, len);
-    if (n)
-        m->input_arrived = true;
-    return n;
-}
-
-size_t temu_tty_input_room(const temu *e)
-{
-    const machine *m = &e->m;
-    return m->tty ? TTY_FIFO - m->tty->count : TTY_FIFO;
-}
-
 int temu_add_breakpoint(temu *e, uint32_t pc)
 {
     machine *m = &e->m;
@@ -913,7 +910,6 @@ int temu_dtb_cpus(const temu *e) { return e->m.plat.ncpus; }
 
 void temu_describe(const temu *e, char *buf, size_t len)
 {
-    static const char *const names[] = {"xicu", "tty", "blockdev", "simhelper"};
     const platform *p = &e->m.plat;
     size_t n = 0;
 #define ADD(...)                                                              \
@@ -927,7 +923,7 @@ void temu_describe(const temu *e, char *buf, size_t len)
         ADD("%sram@0x%llx+0x%llx", i ? " " : "", (unsigned long long)p->ram[i].base,
             (unsigned long long)p->ram[i].size);
     for (int i = 0; i < p->ndev; i++) {
-        ADD(" %s@0x%llx+0x%llx", names[p->dev[i].type], (unsigned long long)p->dev[i].base,
+        ADD(" %s@0x%llx+0x%llx", p->dev[i].type->name, (unsigned long long)p->dev[i].base,
             (unsigned long long)p->dev[i].size);
         for (int j = 0; j < p->dev[i].nirq; j++)
             ADD("%shwi%d", j ? "," : "/", p->dev[i].irq[j]);

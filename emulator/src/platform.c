@@ -1,7 +1,8 @@
 /*
  * platform.c - the board description: parse a DTB into a `platform`
- * (RAM banks, devices, IRQ wiring, clock), generate the built-in default
- * platform's DTB, and apply -append to the DTB handed to the guest.
+ * (RAM banks, devices matched against devices.c's types, IRQ wiring,
+ * clock), generate the built-in default platform's DTB, and make the DTB
+ * handed to the guest (-append, the devices' fixup_dtb).
  *
  * The DTB is untrusted input: it is checked with fdt_check_full() and every
  * property length is validated before use.
@@ -140,19 +141,14 @@ static uint32_t clock_of_node(const void *fdt, int off, int depth)
     return 0;
 }
 
-static int dev_type(const void *fdt, int off)
+/* The device type (devices.c) a node is compatible with, or NULL. */
+static const temu_device_type *dev_type(const void *fdt, int off)
 {
-    if (!fdt_node_check_compatible(fdt, off, "soclib,vci_xicu"))
-        return DEV_XICU;
-    if (!fdt_node_check_compatible(fdt, off, "soclib,vci_multi_tty"))
-        return DEV_TTY;
-    if (!fdt_node_check_compatible(fdt, off, "tsar,vci_block_device") ||
-        !fdt_node_check_compatible(fdt, off, "tsar,vci_block_device_tsar_v5") ||
-        !fdt_node_check_compatible(fdt, off, "soclib,vci_block_device"))
-        return DEV_BLOCK;
-    if (!fdt_node_check_compatible(fdt, off, "soclib,vci_simhelper"))
-        return DEV_SIMHELPER;
-    return -1;
+    for (const temu_device_type *const *t = device_types; *t; t++)
+        for (const char *const *c = (*t)->compatible; *c; c++)
+            if (!fdt_node_check_compatible(fdt, off, *c))
+                return *t;
+    return NULL;
 }
 
 /*
@@ -316,8 +312,8 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
             }
             continue;
         }
-        int type = dev_type(fdt, off);
-        if (type < 0)
+        const temu_device_type *type = dev_type(fdt, off);
+        if (!type)
             continue;
         if (p->ndev >= MAX_DEVS) {
             errf(err, errlen, "%s: too many devices (max %d)", name, MAX_DEVS);
@@ -326,23 +322,9 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         dev_desc *d = &p->dev[p->ndev];
         memset(d, 0, sizeof *d);
         d->type = type;
-        if (type == DEV_XICU) {
-            static const char *const cnt[3] = {"soclib,pti-count", "soclib,hwi-count",
-                                               "soclib,wti-count"};
-            int *dst[3] = {&p->xicu_pti, &p->xicu_hwi, &p->xicu_wti};
-            for (int i = 0; i < 3; i++) {
-                const fdt32_t *v = fdt_getprop(fdt, off, cnt[i], &plen);
-                if (!v)
-                    continue;
-                uint32_t n = plen == 4 ? fdt32_to_cpu(v[0]) : 0;
-                if (plen != 4 || n == 0 || n > XICU_MAX) {
-                    errf(err, errlen, "%s: node %s: bad '%s' (must be one cell, 1..%d)",
-                         name, fdt_get_name(fdt, off, NULL), cnt[i], XICU_MAX);
-                    return -1;
-                }
-                *dst[i] = (int)n;
-            }
-        }
+        d->node = off;
+        if (type->check && type->check(fdt, off, name, err, errlen))
+            return -1;
         if (get_reg(fdt, off, 0, &d->base, &d->size, err, errlen, name) != 0) {
             if (err && errlen && !err[0])
                 errf(err, errlen, "%s: node %s has an empty 'reg'", name,
@@ -358,9 +340,9 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         if (irq && plen >= 4) {
             /* #interrupt-cells of the XICU is 1: one HWI index per cell */
             int n = plen / 4;
-            for (int i = 0; i < n && d->nirq < TTY_MAX_CH; i++) {
+            for (int i = 0; i < n && d->nirq < DEV_MAX_IRQ; i++) {
                 uint32_t v = fdt32_to_cpu(irq[i]);
-                d->irq[d->nirq++] = v < XICU_MAX ? (int)v : -1;
+                d->irq[d->nirq++] = v < HWI_MAX ? (int)v : -1;
             }
         }
         p->ndev++;
@@ -528,13 +510,12 @@ fail:
     return -1;
 }
 
-/* Copy of `in` with /chosen/bootargs replaced (if bootargs != NULL) and, with
- * disk_ro, a "read-only" property in the block device nodes; packed. */
-int platform_finalize_dtb(const void *in, const char *bootargs, bool disk_ro, void **out,
-                          size_t *outlen, char *err, size_t errlen)
+/* Copy of the platform DTB with /chosen/bootargs replaced (with -append)
+ * and the devices' edits (fixup_dtb); packed. */
+int platform_finalize_dtb(machine *m, void **out, size_t *outlen, char *err, size_t errlen)
 {
-    static const char *const blk_compat[] = {"tsar,vci_block_device",
-                                             "tsar,vci_block_device_tsar_v5"};
+    const void *in = m->dtb;
+    const char *bootargs = m->cfg.bootargs;
     size_t sz = fdt_totalsize(in) + (bootargs ? strlen(bootargs) : 0) + 512;
     void *buf = malloc(sz);
     if (!buf) {
@@ -548,10 +529,9 @@ int platform_finalize_dtb(const void *in, const char *bootargs, bool disk_ro, vo
             ch = fdt_add_subnode(buf, 0, "chosen");
         rc = ch < 0 ? ch : fdt_setprop_string(buf, ch, "bootargs", bootargs);
     }
-    for (size_t i = 0; !rc && disk_ro && i < sizeof blk_compat / sizeof *blk_compat; i++)
-        for (int off = fdt_node_offset_by_compatible(buf, -1, blk_compat[i]);
-             !rc && off >= 0; off = fdt_node_offset_by_compatible(buf, off, blk_compat[i]))
-            rc = fdt_setprop_empty(buf, off, "read-only");
+    for (int i = 0; !rc && i < m->ndev; i++)
+        if (m->dev[i].type->fixup_dtb)
+            rc = m->dev[i].type->fixup_dtb(m->dev[i].dev, buf);
     if (!rc)
         rc = fdt_pack(buf);
     if (rc) {

@@ -1,20 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
- * xicu.c - SoCLib vci_xicu interrupt controller + timers (reference 4.2).
+ * dev_xicu.c - SoCLib vci_xicu interrupt controller + timers (reference 4.2):
+ * the platform's interrupt controller (its outputs drive the CPUs' lines).
  *
  * Register address = base + (FUNC << 7) + (INDEX << 2).
  *
  * Timers are lazy: for a running PTI (PER != 0) we keep the cycle `fire` at
  * which its counter next reaches the end of a period.  VAL reads as
  * fire - now (1..PER); at `fire` the pending bit is set and the counter
- * reloads from PER.  The machine loop asks xicu_next_event() when the next
- * change can happen and calls xicu_update() at that time.  A timer whose
- * pending bit is already set cannot change anything until it is acked, so
- * it does not produce events (an idle guest with a masked timer is hung,
- * not spinning).
+ * reloads from PER.  The machine loop calls xicu_service() (update, and
+ * the next change, xicu_next_event()) and runs to that cycle.  A timer
+ * whose pending bit is already set cannot change anything until it
+ * is acked, so it does not produce events (an idle guest with a masked
+ * timer is hung, not spinning).
+ *
+ * HWI inputs are the other devices' outputs (machine_hwi_lines()); output
+ * 4*i + j drives line j of the CPU with hardware id i (cpu_lines).
  */
+#include <libfdt.h>
 #include <stdlib.h>
 
 #include "internal.h"
+
+#define XICU_MAX 32
+typedef struct xicu {
+    struct machine *m;
+    unsigned n_pti, n_hwi, n_wti, n_out;
+    uint32_t pti_per[XICU_MAX];
+    uint32_t pti_val[XICU_MAX];   /* VAL as of cycle pti_t0 */
+    uint64_t pti_t0[XICU_MAX];
+    uint64_t pti_fire[XICU_MAX];  /* next cycle at which pending gets set */
+    uint32_t pti_pending, wti_pending;
+    uint32_t wti_val[XICU_MAX];
+    uint32_t msk_pti[XICU_MAX], msk_hwi[XICU_MAX], msk_wti[XICU_MAX];
+} xicu_t;
 
 enum {
     F_WTI_REG = 0, F_PTI_PER = 1, F_PTI_VAL = 2, F_PTI_ACK = 3,
@@ -34,15 +53,17 @@ static void pti_catch_up(xicu_t *x, unsigned i, uint64_t now)
     x->pti_fire[i] += k * per;
 }
 
-void xicu_update(xicu_t *x)
+static void xicu_update(void *dev)
 {
+    xicu_t *x = dev;
     uint64_t now = machine_now(x->m);
     for (unsigned i = 0; i < x->n_pti; i++)
         pti_catch_up(x, i, now);
 }
 
-uint64_t xicu_next_event(xicu_t *x)
+static uint64_t xicu_next_event(void *dev)
 {
+    xicu_t *x = dev;
     uint64_t ev = UINT64_MAX;
     for (unsigned i = 0; i < x->n_pti; i++)
         if (x->pti_per[i] && !(x->pti_pending & (1u << i)) && x->pti_fire[i] < ev)
@@ -56,8 +77,9 @@ static uint32_t out_level(xicu_t *x, unsigned k, uint32_t hwi)
            (x->msk_wti[k] & x->wti_pending);
 }
 
-uint32_t xicu_outputs(xicu_t *x)
+static uint32_t xicu_outputs(void *dev)
 {
+    xicu_t *x = dev;
     uint32_t hwi = machine_hwi_lines(x->m);
     uint32_t lines = 0;
     if (!hwi && !x->pti_pending && !x->wti_pending)
@@ -197,19 +219,50 @@ static int xicu_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     }
 }
 
-xicu_t *xicu_create(machine *m, const dev_desc *d)
+/* soclib,pti-count, soclib,hwi-count, soclib,wti-count */
+static const char *const count_prop[3] = {"soclib,pti-count", "soclib,hwi-count",
+                                          "soclib,wti-count"};
+
+static int xicu_check(const void *fdt, int node, const char *dtname, char *err, size_t errlen)
+{
+    for (int i = 0; i < 3; i++) {
+        int plen;
+        const fdt32_t *v = fdt_getprop(fdt, node, count_prop[i], &plen);
+        if (!v)
+            continue;
+        uint32_t n = plen == 4 ? fdt32_to_cpu(v[0]) : 0;
+        if (plen != 4 || n == 0 || n > XICU_MAX) {
+            errf(err, errlen, "%s: node %s: bad '%s' (must be one cell, 1..%d)", dtname,
+                 fdt_get_name(fdt, node, NULL), count_prop[i], XICU_MAX);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A count property (checked by xicu_check), or `dflt` without it. */
+static unsigned count_of(const void *fdt, int node, int i, unsigned dflt)
+{
+    const fdt32_t *v = fdt_getprop(fdt, node, count_prop[i], NULL);
+    return v ? fdt32_to_cpu(v[0]) : dflt;
+}
+
+static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *err,
+                         size_t errlen)
 {
     xicu_t *x = calloc(1, sizeof *x);
-    if (!x)
+    if (!x) {
+        errf(err, errlen, "out of memory");
         return NULL;
+    }
     x->m = m;
     /* linux_monocluster: one PTI and one WTI per CPU, 3 HWI, 4 outputs per
      * CPU (reference 3.2), unless the device tree gives the counts; more
      * HWIs if the device tree wires devices beyond the count. */
     unsigned n = (unsigned)m->ncpus;
-    x->n_pti = m->plat.xicu_pti ? (unsigned)m->plat.xicu_pti : n;
-    x->n_wti = m->plat.xicu_wti ? (unsigned)m->plat.xicu_wti : n;
-    x->n_hwi = m->plat.xicu_hwi ? (unsigned)m->plat.xicu_hwi : 3;
+    x->n_pti = count_of(fdt, d->node, 0, n);
+    x->n_hwi = count_of(fdt, d->node, 1, 3);
+    x->n_wti = count_of(fdt, d->node, 2, n);
     x->n_out = 4 * n;
     for (int i = 0; i < m->plat.ndev; i++)
         for (int j = 0; j < m->plat.dev[i].nirq; j++) {
@@ -217,7 +270,24 @@ xicu_t *xicu_create(machine *m, const dev_desc *d)
             if (h >= 0 && h < XICU_MAX && (unsigned)h + 1 > x->n_hwi)
                 x->n_hwi = (unsigned)h + 1;
         }
-    mmio_region r = {d->base, d->size, "xicu", x, xicu_read, xicu_write};
-    bus_add_mmio(m, &r);
     return x;
 }
+
+static uint64_t xicu_service(void *dev)
+{
+    xicu_update(dev);
+    return xicu_next_event(dev);
+}
+
+static const char *const xicu_compatible[] = {"soclib,vci_xicu", NULL};
+
+const temu_device_type xicu_device = {
+    .name = "xicu",
+    .compatible = xicu_compatible,
+    .check = xicu_check,
+    .create = xicu_create,
+    .read = xicu_read,
+    .write = xicu_write,
+    .service = xicu_service,
+    .cpu_lines = xicu_outputs,
+};

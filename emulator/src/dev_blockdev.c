@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
- * blockdev.c - TSAR vci_block_device_tsar (reference 4.3): a DMA disk.
+ * dev_blockdev.c - TSAR vci_block_device_tsar (reference 4.3): a DMA disk,
+ * with the disk options (-disk, -disk-ro, -disk-error).
  *
  * Writing OP = READ/WRITE starts a transfer: STATUS reads BUSY until the
  * completion cycle (a short simulated delay), then the data moves between
@@ -12,15 +14,28 @@
  * completed survives the emulator being killed (or the host crashing).
  * The disk can be read-only (writes end in WRITE_ERROR) and block ranges
  * can be declared bad (fault injection: transfers touching them fail).
+ * A read-only disk gets a `read-only` property in the guest's DTB.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libfdt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+typedef struct blockdev {
+    struct machine *m;
+    int fd;              /* backing file, or -1 */
+    uint8_t *mem;        /* in-memory image (when no fd) */
+    uint64_t nblocks;
+    bool readonly;
+    uint32_t buffer, buffer_ext, lba, count, irq_enable, status;
+    int op;
+    uint64_t done_at;    /* completion cycle when busy */
+} blockdev_t;
 
 #define BLK_SIZE 512u
 #define BLK_DELAY 2000u          /* cycles from OP write to completion */
@@ -35,13 +50,15 @@ enum { ST_IDLE = 0, ST_BUSY = 1, ST_READ_SUCCESS = 2, ST_WRITE_SUCCESS = 3,
 
 static bool terminal(uint32_t st) { return st >= ST_READ_SUCCESS && st <= ST_WRITE_ERROR; }
 
-bool blockdev_irq_line(blockdev_t *b)
+static uint32_t blockdev_irq_lines(void *dev)
 {
+    blockdev_t *b = dev;
     return b->irq_enable && terminal(b->status);
 }
 
-uint64_t blockdev_next_event(blockdev_t *b)
+static uint64_t blockdev_next_event(void *dev)
 {
+    blockdev_t *b = dev;
     return b->status == ST_BUSY ? b->done_at : UINT64_MAX;
 }
 
@@ -109,8 +126,9 @@ static void complete(blockdev_t *b)
                      ok ? "ok" : "ERROR");
 }
 
-void blockdev_update(blockdev_t *b)
+static void blockdev_update(void *dev)
 {
+    blockdev_t *b = dev;
     if (b->status == ST_BUSY && machine_now(b->m) >= b->done_at)
         complete(b);
 }
@@ -164,8 +182,13 @@ static int blk_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     }
 }
 
-blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t errlen)
+static void blockdev_free(void *dev);
+
+static void *blockdev_create(machine *m, const dev_desc *d, const void *fdt, char *err,
+                             size_t errlen)
 {
+    (void)d;
+    (void)fdt;
     blockdev_t *b = calloc(1, sizeof *b);
     if (!b) {
         errf(err, errlen, "out of memory");
@@ -173,7 +196,6 @@ blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t err
     }
     b->m = m;
     b->fd = -1;
-    b->irq = d->nirq ? d->irq[0] : -1;
     b->irq_enable = 1;
     const temu_config *cfg = &m->cfg;
     b->readonly = cfg->disk_readonly != 0;
@@ -242,17 +264,60 @@ blockdev_t *blockdev_create(machine *m, const dev_desc *d, char *err, size_t err
         blockdev_free(b);
         return NULL;
     }
-    mmio_region r = {d->base, d->size, "blockdev", b, blk_read, blk_write};
-    bus_add_mmio(m, &r);
     return b;
 }
 
-void blockdev_free(blockdev_t *b)
+static void blockdev_free(void *dev)
 {
-    if (!b)
-        return;
+    blockdev_t *b = dev;
     if (b->fd >= 0)
         close(b->fd);
     free(b->mem);
     free(b);
 }
+
+/* -disk-ro: Linux makes the disk read-only */
+static int blockdev_fixup_dtb(void *dev, void *fdt)
+{
+    static const char *const ro_compat[] = {"tsar,vci_block_device",
+                                            "tsar,vci_block_device_tsar_v5"};
+    blockdev_t *b = dev;
+    int rc = 0;
+    for (size_t i = 0; !rc && b->readonly && i < sizeof ro_compat / sizeof *ro_compat; i++)
+        for (int off = fdt_node_offset_by_compatible(fdt, -1, ro_compat[i]);
+             !rc && off >= 0; off = fdt_node_offset_by_compatible(fdt, off, ro_compat[i]))
+            rc = fdt_setprop_empty(fdt, off, "read-only");
+    return rc;
+}
+
+static int blockdev_missing(machine *m, const char *dtname, char *err, size_t errlen)
+{
+    const temu_config *cfg = &m->cfg;
+    if (!cfg->disk_path && !cfg->disk_data)
+        return 0;
+    errf(err, errlen, "%s: a disk image was given but %s has no block device",
+         cfg->disk_path ? cfg->disk_path : "disk", dtname);
+    return -1;
+}
+
+static uint64_t blockdev_service(void *dev)
+{
+    blockdev_update(dev);
+    return blockdev_next_event(dev);
+}
+
+static const char *const blockdev_compatible[] = {
+    "tsar,vci_block_device", "tsar,vci_block_device_tsar_v5", "soclib,vci_block_device", NULL};
+
+const temu_device_type blockdev_device = {
+    .name = "blockdev",
+    .compatible = blockdev_compatible,
+    .create = blockdev_create,
+    .free = blockdev_free,
+    .read = blk_read,
+    .write = blk_write,
+    .service = blockdev_service,
+    .irq_lines = blockdev_irq_lines,
+    .fixup_dtb = blockdev_fixup_dtb,
+    .missing = blockdev_missing,
+};

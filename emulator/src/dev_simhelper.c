@@ -1,12 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
- * simhelper.c - SoCLib vci_simhelper (reference 4.6): lets the guest end the
- * simulation.  SC_STOP, END_WITH_RETVAL, EXCEPT_WITH_VAL stop the run after
- * the current instruction; PAUSE_SIM and SIGINT are accepted and ignored
- * (there is no operator to wait for); CYCLES reads the cycle counter.
+ * dev_simhelper.c - SoCLib vci_simhelper (reference 4.6): lets the guest end
+ * the simulation.  SC_STOP, END_WITH_RETVAL, EXCEPT_WITH_VAL stop the run
+ * after the current instruction; PAUSE_SIM and SIGINT are accepted and
+ * ignored (there is no operator to wait for); CYCLES reads the cycle
+ * counter.
  */
 #include <stdlib.h>
 
 #include "internal.h"
+
+typedef struct simhelper {
+    struct machine *m;
+} simhelper_t;
 
 enum { R_SC_STOP = 0x00, R_END_WITH_RETVAL = 0x04, R_EXCEPT_WITH_VAL = 0x08,
        R_PAUSE_SIM = 0x0C, R_CYCLES = 0x10, R_SIGINT = 0x14 };
@@ -36,13 +42,26 @@ static int sim_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     }
 }
 
-simhelper_t *simhelper_create(machine *m, const dev_desc *d)
+static void *sim_create(machine *m, const dev_desc *d, const void *fdt, char *err,
+                        size_t errlen)
 {
+    (void)d;
+    (void)fdt;
     simhelper_t *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        errf(err, errlen, "out of memory");
         return NULL;
+    }
     s->m = m;
-    mmio_region r = {d->base, d->size, "simhelper", s, sim_read, sim_write};
-    bus_add_mmio(m, &r);
     return s;
 }
+
+static const char *const sim_compatible[] = {"soclib,vci_simhelper", NULL};
+
+const temu_device_type simhelper_device = {
+    .name = "simhelper",
+    .compatible = sim_compatible,
+    .create = sim_create,
+    .read = sim_read,
+    .write = sim_write,
+};

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
- * tty.c - SoCLib vci_multi_tty (reference 4.1).
+ * dev_tty.c - SoCLib vci_multi_tty (reference 4.1), and the library's TTY
+ * input (temu_tty_input, temu_tty_input_room).
  *
  * Channel stride 16 bytes: WRITE (0x0, W), STATUS (0x4, R), READ (0x8, R).
  * CONFIG (0xC) is outside the 0xC-byte segment of linux_monocluster: bus
@@ -8,11 +10,23 @@
  *
  * Input for channel 0 is a FIFO filled by the host (temu_tty_input).  As in
  * SoCLib, 0x0D characters are skipped on the guest side.  The RX interrupt
- * line of a channel is high while it has a character pending.
+ * line of a channel (output j = channel j) is high while it has a
+ * character pending.
  */
 #include <stdlib.h>
 
 #include "internal.h"
+
+#define TTY_MAX_CH 16
+#define TTY_FIFO 4096
+typedef struct tty {
+    struct machine *m;
+    unsigned nch;
+    uint8_t fifo[TTY_FIFO];       /* channel 0 input */
+    unsigned head, count;
+} tty_t;
+
+extern const temu_device_type tty_device;
 
 static void drop_cr(tty_t *t)
 {
@@ -22,9 +36,10 @@ static void drop_cr(tty_t *t)
     }
 }
 
-bool tty_irq_line(tty_t *t, unsigned ch)
+static uint32_t tty_irq_lines(void *dev)
 {
-    return ch == 0 && t->count != 0;
+    tty_t *t = dev;
+    return t->count != 0; /* only channel 0 has input */
 }
 
 static int tty_read(void *dev, uint32_t off, uint32_t *val)
@@ -67,31 +82,56 @@ static int tty_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     return 0;
 }
 
-size_t tty_push_input(tty_t *t, const uint8_t *buf, size_t len)
+static void *tty_create(machine *m, const dev_desc *d, const void *fdt, char *err,
+                        size_t errlen)
 {
-    size_t n = 0;
-    while (n < len && t->count < TTY_FIFO) {
-        t->fifo[(t->head + t->count) % TTY_FIFO] = buf[n++];
-        t->count++;
-    }
-    drop_cr(t);
-    return n;
-}
-
-tty_t *tty_create(machine *m, const dev_desc *d)
-{
+    (void)fdt;
     tty_t *t = calloc(1, sizeof *t);
-    if (!t)
+    if (!t) {
+        errf(err, errlen, "out of memory");
         return NULL;
+    }
     t->m = m;
     t->nch = (unsigned)((d->size + 15) / 16);
     if (t->nch == 0)
         t->nch = 1;
     if (t->nch > TTY_MAX_CH)
         t->nch = TTY_MAX_CH;
-    for (unsigned i = 0; i < TTY_MAX_CH; i++)
-        t->irq[i] = (int)i < d->nirq ? d->irq[i] : -1;
-    mmio_region r = {d->base, d->size, "tty", t, tty_read, tty_write};
-    bus_add_mmio(m, &r);
     return t;
+}
+
+static const char *const tty_compatible[] = {"soclib,vci_multi_tty", NULL};
+
+const temu_device_type tty_device = {
+    .name = "tty",
+    .compatible = tty_compatible,
+    .create = tty_create,
+    .read = tty_read,
+    .write = tty_write,
+    .irq_lines = tty_irq_lines,
+};
+
+/* ------------------------------------------------------------ host side */
+
+size_t temu_tty_input(temu *e, const uint8_t *buf, size_t len)
+{
+    machine *m = &e->m;
+    tty_t *t = machine_device(m, &tty_device);
+    if (!t)
+        return len; /* no TTY: input is dropped */
+    size_t n = 0;
+    while (n < len && t->count < TTY_FIFO) {
+        t->fifo[(t->head + t->count) % TTY_FIFO] = buf[n++];
+        t->count++;
+    }
+    drop_cr(t);
+    if (n)
+        m->input_arrived = true;
+    return n;
+}
+
+size_t temu_tty_input_room(const temu *e)
+{
+    const tty_t *t = machine_device(&e->m, &tty_device);
+    return t ? TTY_FIFO - t->count : TTY_FIFO;
 }
