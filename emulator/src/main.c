@@ -731,8 +731,9 @@ int main(int argc, char **argv)
         if (stop == TEMU_STOP_STUB) {
             status = EXIT_STUB;
             temu_read_link_string(e, temu_get_reg(e, 2), msg, sizeof msg);
-            fprintf(stderr, "%s: cpu%d stopped in a porting stub at 0x%08x%s: %s\n", prog, cpu,
-                    pc, where(e, pc, sym, sizeof sym), *msg ? msg : "(no message in $v0)");
+            fprintf(stderr, "%s: cpu%d stopped in a porting stub at 0x%08x%s after %llu "
+                    "instructions: %s\n", prog, cpu, pc, where(e, pc, sym, sizeof sym), n,
+                    *msg ? msg : "(no message in $v0)");
         } else {
             status = EXIT_TIMEOUT;
             fprintf(stderr,

@@ -104,7 +104,7 @@ PROGRAMS = {
     # a stub or a spin with interrupts masked ends the run at once, not at -timeout 20
     "t_stub": dict(rc=123, stdout=b"reaching a stub\n", max_wall=5,
                    stderr_re=rb"cpu0 stopped in a porting stub at 0x[0-9a-f]{8} "
-                             rb"<portkit_stub_demo\+0x[0-9a-f]+>: "
+                             rb"<portkit_stub_demo\+0x[0-9a-f]+> after \d+ instructions: "
                              rb"portkit stub: demo is not ported to t_stub\n"),
     "t_spin": dict(rc=124, stdout=b"spinning\n", max_wall=5,
                    stderr_re=rb"guest hang: every CPU spins with interrupts masked "

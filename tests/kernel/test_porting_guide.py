@@ -113,7 +113,8 @@ def test_step4_make_run_names_the_first_stub(kit):
     out = res.stdout
     assert res.returncode != 0, out
     # the boot entry cannot print: the emulator names it from where it spins
-    m = re.search(r"cpu\d stopped in a porting stub at 0x[0-9a-f]{8} <portkit_stub_boot>: "
+    m = re.search(r"cpu\d stopped in a porting stub at 0x[0-9a-f]{8} <portkit_stub_boot> "
+                  r"after \d+ instructions: "
                   rf"portkit stub: boot entry is not ported to {ARCH} \(add it to "
                   rf"overrides/{ARCH}/ and list it under provides: in its layer.yaml\)", out)
     assert m, out
