@@ -63,7 +63,7 @@ def kit(tmp_path_factory):
 
 
 def guide(kit, *cmd, check=True, timeout=1800):
-    if cmd[0] == "./generate.py":
+    if cmd[0].endswith(".py"):
         cmd = (sys.executable, *cmd)
     return run(list(cmd), cwd=kit, check=check, env=make_env(), timeout=timeout)
 
@@ -134,3 +134,20 @@ def test_step5_with_the_tsar_board_layer_boots_to_init(kit):
     assert re.search(rf"portkit-init: Linux 6\.1\.\S+ {ARCH}, \d+ KiB RAM", out), out[-6000:]
     m = re.search(r"portkit-init: (\d+) passed, (\d+) failed", out)
     assert m and int(m.group(1)) > 0 and m.group(2) == "0", out[-6000:]
+
+
+def test_step5_programs_use_the_new_arch_names(kit):
+    """abi-ptrace, which named TSAR's UAPI constants, checks the new arch's
+    AUDIT_ARCH and thread-pointer note against the running kernel."""
+    kout = kit / "build" / ARCH
+    bootargs = guide(kit, "./scripts/spec-field.py", f"{ARCH}.yaml",
+                     "boot.bootargs").stdout.strip()
+    dtb = next(kout.glob("*.dtb"))     # the platform's, named after it
+    res = guide(kit, "build/bin/tsar-emu", "-dtb", str(dtb),
+                "-timeout", "300", "-append", f"{bootargs} portkit_run=abi-ptrace",
+                str(kout / "vmlinux"), check=False)
+    out = res.stdout
+    assert res.returncode == 0, out[-6000:]
+    assert "portkit-run: abi-ptrace exited with status 0" in out, out[-6000:]
+    assert f"abi-ptrace: audit-arch-not-o32: {ARCH} " in out, out[-6000:]
+    assert "abi-ptrace: core-dump-tls-note:" in out and ": FAIL" not in out, out[-6000:]
