@@ -38,12 +38,12 @@ enum {
 };
 _Static_assert(NROWS < 256, "decode_tab holds row numbers + 1 in uint8_t");
 
-static const insn_row rows[NROWS] = {
+static const insn_row rows[NROWS + 1] = { /* + 1: no alias after the last */
 #define I(table, key, mnemonic, operands, op, fields)                         \
-    {mnemonic, operands, OP_##op, FLD_##fields, 0, 0},
+    {mnemonic, operands, OP_##op, FLD_##fields, 0, 0, 0, 0},
 #define A(condition, mnemonic, operands, op, fields)                          \
-    {mnemonic, operands, OP_##op, FLD_##fields, COND_##condition, 0},
-#define G(table, key, subtable) {NULL, NULL, OP_ri, 0, 0, T_##subtable + 1},
+    {mnemonic, operands, OP_##op, FLD_##fields, 0, 1, COND_##condition},
+#define G(table, key, subtable) {NULL, NULL, OP_ri, 0, T_##subtable + 1, 0, 0, 0},
 #include "ops.def"
 };
 
@@ -54,42 +54,47 @@ static const uint8_t decode_tab[NTABLES][DFLT + 1] = {
 #include "ops.def"
 };
 
-static inline unsigned table_key(unsigned t, uint32_t w)
-{
-    switch (t) {
-#define X(name, key) case T_##name: return key;
+/* per table and key, for insn_has_delay_slot: 1 if the row there is a
+ * branch, 0 if not, 2 + T if it goes on to table T (aliases never change
+ * whether a word is a branch: ops.def) */
+enum {
+#define OP(name, kind, flags, cond, size, reads, writes) OPF_##name = K_##kind | (flags),
+#include "ops.def"
+};
+static const uint8_t branch_tab[NTABLES][DFLT + 1] = {
+#define I(table, key, mnemonic, operands, op, fields)                         \
+    [T_##table][key] = (OPF_##op & F_BRANCH) != 0,
+#define G(table, key, subtable) [T_##table][key] = 2 + T_##subtable,
+#include "ops.def"
+};
+
+static const uint8_t table_shift[NTABLES] = {
+#define X(name, shift, mask) shift,
     TABLES(X)
 #undef X
-    }
-    return 0;
-}
+};
+static const uint8_t table_mask[NTABLES] = {
+#define X(name, shift, mask) mask,
+    TABLES(X)
+#undef X
+};
 
-static bool cond_holds(unsigned cond, uint32_t w)
+/* The alias of row i that word w is, else row i. */
+static const insn_row *alias_of(unsigned i, uint32_t w)
 {
-    unsigned rs = (w >> 21) & 31, rt = (w >> 16) & 31, rd = (w >> 11) & 31;
-    switch (cond) {
-    case COND_NOP: return w == 0;
-    case COND_SSNOP: return w == 0x40;
-    case COND_EHB: return w == 0xC0;
-    case COND_RS0: return rs == 0;
-    case COND_RT0: return rt == 0;
-    case COND_RSRT0: return rs == 0 && rt == 0;
-    case COND_RD31: return rd == 31;
-    case COND_BAL: return rs == 0 && rt == 0x11;
-    case COND_RS_B0: return rs & 1;
-    case COND_SA_B0: return (w >> 6) & 1;
-    case COND_RT_B0: return rt & 1;
-    case COND_BIT5: return (w >> 5) & 1;
-    case COND_RT_NE_RD: return rt != rd;
-    default: return false;
+    for (unsigned a = i + 1; rows[a].alias; a++) {
+        const insn_row *r = &rows[a];
+        if (r->cmask ? (w & r->cmask) == r->cval : ((w >> 16) ^ (w >> 11)) & 31)
+            return r;
     }
+    return &rows[i];
 }
 
 const insn_row *insn_lookup(uint32_t w)
 {
     unsigned t = T_OPC, i;
     for (;;) {
-        i = decode_tab[t][table_key(t, w)];
+        i = decode_tab[t][(w >> table_shift[t]) & table_mask[t]];
         if (!i)
             i = decode_tab[t][DFLT];
         if (!i)
@@ -99,10 +104,7 @@ const insn_row *insn_lookup(uint32_t w)
             break;
         t = rows[i].sub - 1u;
     }
-    for (unsigned a = i + 1; a < NROWS && rows[a].cond; a++)
-        if (cond_holds(rows[a].cond, w))
-            return &rows[a];
-    return &rows[i];
+    return rows[i + 1].alias ? alias_of(i, w) : &rows[i];
 }
 
 /* ---- decoding */
@@ -113,7 +115,13 @@ static inline uint32_t sext16(uint32_t w) { return (uint32_t)(int32_t)(int16_t)(
 
 bool insn_has_delay_slot(uint32_t w)
 {
-    return op_has(insn_lookup(w)->op, F_BRANCH);
+    /* a table's default entry (0 here) is never a branch */
+    unsigned b = branch_tab[T_OPC][w >> 26];
+    while (b >= 2) {
+        unsigned t = b - 2;
+        b = branch_tab[t][(w >> table_shift[t]) & table_mask[t]];
+    }
+    return b;
 }
 
 uint32_t block_len(const u32a *words, uint32_t idx, bool in_ds)

@@ -76,41 +76,41 @@ static inline unsigned op_size(int op) { return op_infos[op].size; }
 
 /* ---- the decode tree (ops.def I/A/G rows) */
 
-/* The tables and the bits of the word that index them. */
+/* The tables and the bits of the word that index them: (w >> shift) & mask. */
 #define TABLES(X)                                                             \
-    X(OPC, w >> 26)                                                           \
-    X(SPECIAL, w & 63)                                                        \
-    X(REGIMM, (w >> 16) & 0x13)                                               \
-    X(COP0, (w >> 21) & 0x10 ? 0x10 : (w >> 21) & 31)                         \
-    X(COP0CO, w & 63)                                                         \
-    X(COP2, (w >> 21) & 31)                                                   \
-    X(SPECIAL2, w & 63)                                                       \
-    X(SPECIAL3, w & 63)                                                       \
-    X(BSHFL, (w >> 6) & 31)
+    X(OPC, 26, 63)      /* major opcode */                                    \
+    X(SPECIAL, 0, 63)   /* funct */                                           \
+    X(REGIMM, 16, 0x13) /* rt bits 4, 1, 0 */                                 \
+    X(COP0, 25, 1)      /* CO */                                              \
+    X(COP0RS, 21, 31)   /* rs */                                              \
+    X(COP0CO, 0, 63)    /* funct */                                           \
+    X(COP2, 21, 31)     /* rs */                                              \
+    X(SPECIAL2, 0, 63)  /* funct */                                           \
+    X(SPECIAL3, 0, 63)  /* funct */                                           \
+    X(BSHFL, 6, 31)     /* sa */
 enum {
-#define X(name, key) T_##name,
+#define X(name, shift, mask) T_##name,
     TABLES(X)
 #undef X
     NTABLES
 };
 #define DFLT 64 /* the key of a table's default entry */
 
-/* Alias conditions (the A rows), on the word's fields. */
-enum {
-    COND_NOP = 1, /* w == 0 */
-    COND_SSNOP,   /* w == 0x40 */
-    COND_EHB,     /* w == 0xC0 */
-    COND_RS0,     /* rs == 0 */
-    COND_RT0,     /* rt == 0 */
-    COND_RSRT0,   /* rs == rt == 0 */
-    COND_RD31,    /* rd == 31 */
-    COND_BAL,     /* rs == 0, rt == 0x11 (as encoded) */
-    COND_RS_B0,   /* rs bit 0 (srl: rotr) */
-    COND_SA_B0,   /* sa bit 0 (srlv: rotrv) */
-    COND_RT_B0,   /* rt bit 0 (movf: movt) */
-    COND_BIT5,    /* word bit 5 (di: ei) */
-    COND_RT_NE_RD,/* rt != rd */
-};
+/* Alias conditions (the A rows): mask, value: the row is taken when
+ * (w & mask) == value; COND_RT_NE_RD is the one test that is not a mask. */
+#define COND_NOP 0xFFFFFFFFu, 0x00000000u      /* w == 0 */
+#define COND_SSNOP 0xFFFFFFFFu, 0x00000040u    /* w == 0x40 */
+#define COND_EHB 0xFFFFFFFFu, 0x000000C0u      /* w == 0xC0 */
+#define COND_RS0 0x03E00000u, 0                /* rs == 0 */
+#define COND_RT0 0x001F0000u, 0                /* rt == 0 */
+#define COND_RSRT0 0x03FF0000u, 0              /* rs == rt == 0 */
+#define COND_RD31 0x0000F800u, 0x0000F800u     /* rd == 31 */
+#define COND_BAL 0x03FF0000u, 0x00110000u      /* rs == 0, rt == 0x11 as encoded */
+#define COND_RS_B0 0x00200000u, 0x00200000u    /* rs bit 0 (srl: rotr) */
+#define COND_SA_B0 0x00000040u, 0x00000040u    /* sa bit 0 (srlv: rotrv) */
+#define COND_RT_B0 0x00010000u, 0x00010000u    /* rt bit 0 (movf: movt) */
+#define COND_BIT5 0x00000020u, 0x00000020u     /* word bit 5 (di: ei) */
+#define COND_RT_NE_RD 0, 1                     /* rt != rd (mask 0: this test) */
 
 /* How a row's decoded fields are made: rs rt rd sa as encoded, then */
 enum {
@@ -130,8 +130,9 @@ typedef struct insn_row {
     const char *operands;  /* NULL: disassembled as .word */
     uint8_t op;            /* OP_* */
     uint8_t fields;        /* FLD_* */
-    uint8_t cond;          /* COND_* of an alias row, else 0 */
     uint8_t sub;           /* a G row: T_* + 1 of the table it goes on to */
+    uint8_t alias;         /* an A row: its condition is */
+    uint32_t cmask, cval;  /* COND_* */
 } insn_row;
 
 /* The row that describes word w (after its aliases). */
