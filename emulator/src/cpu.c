@@ -15,6 +15,10 @@
  *
  * Anything slow or rare (MMIO, TLB misses, CP0/CP2, exceptions) is done out
  * of line after SYNC() has published the local state into `cpu_t`.
+ *
+ * This file owns the semantics (the B_* bodies); the list of operations,
+ * their kinds and the superinstructions' words are ops.def's, from which
+ * the handler table and the handler instances are generated.
  */
 #include "internal.h"
 
