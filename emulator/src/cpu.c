@@ -15,6 +15,10 @@
  *
  * Anything slow or rare (MMIO, TLB misses, CP0/CP2, exceptions) is done out
  * of line after SYNC() has published the local state into `cpu_t`.
+ *
+ * This file owns the semantics (the B_* bodies); the list of operations,
+ * their kinds and the superinstructions' words are ops.def's, from which
+ * the handler table and the handler instances are generated.
  */
 #include "internal.h"
 
@@ -32,25 +36,12 @@ static inline void pair_hist_note(int op)
 }
 #endif
 
-static inline bool op_pcrel_branch(int op)
-{
-    switch (op) {
-    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_bltzal:
-    case OP_bgezal: case OP_bltzall: case OP_bgezall: case OP_beq: case OP_bne:
-    case OP_blez: case OP_bgtz: case OP_beql: case OP_bnel: case OP_blezl:
-    case OP_bgtzl: case OP_b:
-        return true;
-    default:
-        return false;
-    }
-}
-
 int cpu_exec(cpu_t *const c, int64_t budget_in)
 {
     static const void *const handlers[] = {
-#define X(n) &&L_##n, &&L_##n##_ds,
-        OPLIST(X)
-#undef X
+#define OP(name, kind, flags, cond, size, reads, writes) &&L_##name, &&L_##name##_ds,
+#define FUSE(name, first, second, third) &&L_##name, &&L_##name##_ds,
+#include "ops.def"
         &&L_pageend, &&L_stop, &&L_jit,
     };
     if (!c) {
@@ -649,27 +640,12 @@ L_decode_ds: {
 #define INST_FUSED(n)                                                         \
     L_##n : L_##n##_ds : { B_##n } NEXT;
 
-    INST(ri) INST(nop) INST(sll) INST(srl) INST(sra) INST(rotr) INST(sllv)
-    INST(srlv) INST(srav) INST(rotrv) INST_BR(jr) INST_BR(jalr) INST(movz)
-    INST(movn) INST(syscall) INST(brk) INST(sync) INST(mfhi) INST(mthi)
-    INST(mflo) INST(mtlo) INST(mult) INST(multu) INST(div) INST(divu)
-    INST(add) INST(addu) INST(sub) INST(subu) INST(and) INST(or) INST(xor)
-    INST(nor) INST(slt) INST(sltu) INST(tge) INST(tgeu) INST(tlt) INST(tltu)
-    INST(teq) INST(tne) INST(move)
-    INST_BR(bltz) INST_BR(bgez) INST_BR(bltzl) INST_BR(bgezl) INST_BR(bltzal)
-    INST_BR(bgezal) INST_BR(bltzall) INST_BR(bgezall) INST_BR(j) INST_BR(jal)
-    INST_BR(beq) INST_BR(bne) INST_BR(blez) INST_BR(bgtz) INST_BR(beql)
-    INST_BR(bnel) INST_BR(blezl) INST_BR(bgtzl) INST_BR(b)
-    INST(addi) INST(addiu) INST(li) INST(slti) INST(sltiu) INST(andi) INST(ori)
-    INST(xori) INST(lui) INST(mfc0) INST(mtc0) INST(eret) INST(wait) INST(di)
-    INST(ei) INST(cop0_other) INST(cpu1) INST(mfc2) INST(mtc2) INST(cop2_other)
-    INST(madd) INST(maddu) INST(mul) INST(msub) INST(msubu) INST(clz) INST(clo)
-    INST(trap_quirk) INST(ext) INST(ins) INST(wsbh) INST(seb) INST(seh)
-    INST(rdhwr) INST(lb) INST(lh) INST(lwl) INST(lw) INST(lbu) INST(lhu)
-    INST(lwr) INST(sb) INST(sh) INST(swl) INST(sw) INST(swr) INST(cache)
-    INST(ll) INST(sc) INST(pref)
-    INST_FUSED(beq_nop) INST_FUSED(bne_nop) INST_FUSED(b_nop) INST_FUSED(jr_nop)
-    INST_FUSED(addiu_bne) INST_FUSED(addiu_bne_nop)
+    /* one handler pair per operation of ops.def, by its kind */
+#define INST_PLAIN INST
+#define INST_DECODE(n) /* L_decode, above */
+#define OP(name, kind, flags, cond, size, reads, writes) INST_##kind(name)
+#define FUSE(name, first, second, third) INST_FUSED(name)
+#include "ops.def"
 
 L_pageend:
     /* Fell off the end of the decoded page (possibly into a delay slot). */
@@ -875,15 +851,10 @@ out_pc:
 /* The plain operation a superinstruction starts with (NULL: not one). */
 static const void *fused_first(const void *h, unsigned *span)
 {
-    static const int pairs[][3] = {
-        {OP_beq_nop, OP_beq, 2}, {OP_bne_nop, OP_bne, 2}, {OP_b_nop, OP_b, 2},
-        {OP_jr_nop, OP_jr, 2},
-        {OP_addiu_bne, OP_addiu, 2}, {OP_addiu_bne_nop, OP_addiu, 3},
-    };
-    for (unsigned i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-        if (h == cpu_handlers[pairs[i][0] * 2]) {
-            *span = (unsigned)pairs[i][2];
-            return cpu_handlers[pairs[i][1] * 2];
+    for (int f = OP_FUSED0; f < OP_COUNT; f++)
+        if (h == cpu_handlers[f * 2]) {
+            *span = op_infos[f].span;
+            return cpu_handlers[op_infos[f].fused[0] * 2];
         }
     return NULL;
 }
@@ -929,7 +900,7 @@ void cpu_marker_clear(cpu_t *c)
 static int decode_word(const u32a *words, uint32_t idx, dinsn *d)
 {
     int op = decode_insn(words[idx], d);
-    if (op_pcrel_branch(op)) {
+    if (op_has(op, F_PCREL)) {
         int32_t t = (int32_t)idx + 1 + ((int32_t)d->imm >> 2);
         if (t >= 0 && t < DPAGE_N) {
             d->sa = 1;
@@ -941,14 +912,6 @@ static int decode_word(const u32a *words, uint32_t idx, dinsn *d)
     return op;
 }
 
-#ifndef PAIR_HIST
-static bool word_is_nop(const u32a *words, uint32_t idx)
-{
-    dinsn t;
-    return idx < DPAGE_N && decode_insn(words[idx], &t) == OP_nop;
-}
-#endif
-
 static void decode_store(cpu_t *c, dinsn *at, const dinsn *d)
 {
     const void *h = d->h;
@@ -959,6 +922,40 @@ static void decode_store(cpu_t *c, dinsn *at, const dinsn *d)
     }
 }
 
+#ifndef PAIR_HIST
+/* The longest superinstruction (ops.def FUSE rows) that starts with
+ * operation op at word idx, or op.  Its words after the first that are not
+ * nops are decoded into their own dinsn (its handler reads their fields). */
+static int fuse(cpu_t *c, dpage *dp, uint32_t idx, int op)
+{
+    const u32a *words = (const u32a *)dp->host;
+    int best = op;
+    unsigned span = 1;
+    dinsn m[2];
+    for (int f = OP_FUSED0; f < OP_COUNT; f++) {
+        const op_info *fi = &op_infos[f];
+        unsigned k = 1;
+        if (fi->fused[0] != op || fi->span <= span)
+            continue;
+        while (k < fi->span && idx + k < DPAGE_N &&
+               decode_word(words, idx + k, &m[k - 1]) == fi->fused[k])
+            k++;
+        if (k == fi->span) {
+            best = f;
+            span = k;
+        }
+    }
+    for (unsigned k = 1; k < span; k++) {
+        int mop = op_infos[best].fused[k];
+        if (mop != OP_nop) {
+            m[k - 1].h = cpu_handlers[mop * 2];
+            decode_store(c, &dp->ops[idx + k], &m[k - 1]);
+        }
+    }
+    return best;
+}
+#endif
+
 void decode_at(cpu_t *c, dpage *dp, uint32_t idx)
 {
     const u32a *words = (const u32a *)dp->host;
@@ -968,21 +965,8 @@ void decode_at(cpu_t *c, dpage *dp, uint32_t idx)
 #ifndef PAIR_HIST
     /* no superinstruction over a stop marker (it would be skipped) */
     bool mk_near = c->mk_ip && c->mk_ip > &dp->ops[idx] && c->mk_ip <= &dp->ops[idx] + 2;
-    if (!ds && idx + 1 < DPAGE_N && !mk_near) {
-        if ((op == OP_beq || op == OP_bne || op == OP_b || op == OP_jr) &&
-            word_is_nop(words, idx + 1)) {
-            op = op == OP_beq ? OP_beq_nop
-                 : op == OP_bne ? OP_bne_nop
-                 : op == OP_b ? OP_b_nop : OP_jr_nop;
-        } else if (op == OP_addiu) {
-            dinsn n;
-            if (decode_word(words, idx + 1, &n) == OP_bne) {
-                n.h = cpu_handlers[OP_bne * 2];
-                decode_store(c, &dp->ops[idx + 1], &n);
-                op = word_is_nop(words, idx + 2) ? OP_addiu_bne_nop : OP_addiu_bne;
-            }
-        }
-    }
+    if (!ds && idx + 1 < DPAGE_N && !mk_near)
+        op = fuse(c, dp, idx, op);
 #endif
     d.h = cpu_handlers[op * 2 + ds];
     decode_store(c, &dp->ops[idx], &d);
@@ -1001,11 +985,6 @@ int temu_pair_hist(FILE *out, unsigned top)
     (void)top;
     return -1;
 #else
-    static const char *const names[] = {
-#define X(n) #n,
-        OPLIST(X)
-#undef X
-    };
     uint64_t total = 0;
     unsigned n = 0;
     static struct { uint64_t cnt; int a, b; } best[1024];
@@ -1032,7 +1011,7 @@ int temu_pair_hist(FILE *out, unsigned top)
             (unsigned long long)total, n);
     for (unsigned i = 0; i < n; i++)
         fprintf(out, "  %6.2f%%  %12llu  %s -> %s\n", 100.0 * (double)best[i].cnt / (double)total,
-                (unsigned long long)best[i].cnt, names[best[i].a], names[best[i].b]);
+                (unsigned long long)best[i].cnt, op_infos[best[i].a].name, op_infos[best[i].b].name);
     return 0;
 #endif
 }

@@ -64,30 +64,8 @@ typedef struct dpage {
     struct jblock **jit;    /* per entry word: its translation (jit_*.c), or NULL */
 } dpage;
 
-/* Operation numbers produced by decode.c, one handler pair each in cpu.c. */
-#define OPLIST(X)                                                            \
-    X(decode) X(ri) X(nop) X(sll) X(srl) X(sra) X(rotr) X(sllv) X(srlv)      \
-    X(srav) X(rotrv) X(jr) X(jalr) X(movz) X(movn) X(syscall) X(brk)         \
-    X(sync) X(mfhi) X(mthi) X(mflo) X(mtlo) X(mult) X(multu) X(div)          \
-    X(divu) X(add) X(addu) X(sub) X(subu) X(and) X(or) X(xor) X(nor)         \
-    X(slt) X(sltu) X(tge) X(tgeu) X(tlt) X(tltu) X(teq) X(tne) X(move)       \
-    X(bltz) X(bgez) X(bltzl) X(bgezl) X(bltzal) X(bgezal) X(bltzall)         \
-    X(bgezall) X(j) X(jal) X(beq) X(bne) X(blez) X(bgtz) X(beql) X(bnel)     \
-    X(blezl) X(bgtzl) X(b) X(addi) X(addiu) X(li) X(slti) X(sltiu) X(andi)   \
-    X(ori) X(xori) X(lui) X(mfc0) X(mtc0) X(eret) X(wait) X(di) X(ei)        \
-    X(cop0_other) X(cpu1) X(mfc2) X(mtc2) X(cop2_other) X(madd) X(maddu)     \
-    X(mul) X(msub) X(msubu) X(clz) X(clo) X(trap_quirk) X(ext) X(ins)        \
-    X(wsbh) X(seb) X(seh) X(rdhwr) X(lb) X(lh) X(lwl) X(lw) X(lbu) X(lhu)    \
-    X(lwr) X(sb) X(sh) X(swl) X(sw) X(swr) X(cache) X(ll) X(sc) X(pref)      \
-    /* superinstructions (see cpu.c) */                                      \
-    X(beq_nop) X(bne_nop) X(b_nop) X(jr_nop) X(addiu_bne) X(addiu_bne_nop)
-
-enum {
-#define X(n) OP_##n,
-    OPLIST(X)
-#undef X
-    OP_COUNT
-};
+/* Operation numbers (OP_*) and their attributes: ops.def, ops.h. */
+#include "ops.h"
 
 /* Decode one word into op number + fields (fields stored into *d). */
 int decode_insn(uint32_t w, dinsn *d);

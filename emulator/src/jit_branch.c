@@ -87,15 +87,23 @@ void jit_edge(tctx *t, uint32_t toff, uint32_t r)
     exit_static(t, toff, r);
 }
 
-static bool op_likely(int op)
-{
-    return op == OP_beql || op == OP_bnel || op == OP_blezl || op == OP_bgtzl ||
-           op == OP_bltzl || op == OP_bgezl || op == OP_bltzall || op == OP_bgezall;
-}
+static bool op_likely(int op) { return op_has(op, F_LIKELY); }
 
-static bool op_links(int op)
+/* Only PC-relative branches reach the users of this: bltzal..bgezall. */
+static bool op_links(int op) { return op_has(op, F_LINK); }
+
+/* The x86 condition under which a conditional branch is taken, once its
+ * rs has been compared with rt (or 0). */
+static int branch_cc(int op)
 {
-    return op == OP_bltzal || op == OP_bgezal || op == OP_bltzall || op == OP_bgezall;
+    switch (op_infos[op].cond) {
+    case C_EQ: return CC_E;
+    case C_NE: return CC_NE;
+    case C_LTZ: return CC_L;
+    case C_GEZ: return CC_GE;
+    case C_LEZ: return CC_LE;
+    default: return CC_G;
+    }
 }
 
 /* Compare for a conditional branch (sources as they are now); returns the
@@ -104,8 +112,8 @@ static int emit_cmp(tctx *t, int op, const dinsn *d)
 {
     em *e = &t->e;
     unsigned a = d->rs;
-    unsigned b = (op == OP_beq || op == OP_bne || op == OP_beql || op == OP_bnel) ? d->rt : 0;
-    bool eqne = op == OP_beq || op == OP_bne || op == OP_beql || op == OP_bnel;
+    unsigned b = (op_infos[op].reads & R_RT) ? d->rt : 0;
+    bool eqne = op_infos[op].cond == C_EQ || op_infos[op].cond == C_NE;
     if (a && !b && t->zf_p == e->p && t->zf_gr == a && (eqne || t->zf_logic))
         ; /* the op just before left the flags of a (an addiu before bnez) */
     else if (is_cached(t, a))
@@ -119,14 +127,7 @@ static int emit_cmp(tctx *t, int op, const dinsn *d)
         gmov(t, RAX, a);
         galu(t, A_CMP, RAX, b);
     }
-    switch (op) {
-    case OP_beq: case OP_beql: return CC_E;
-    case OP_bne: case OP_bnel: return CC_NE;
-    case OP_bltz: case OP_bltzl: case OP_bltzal: case OP_bltzall: return CC_L;
-    case OP_bgez: case OP_bgezl: case OP_bgezal: case OP_bgezall: return CC_GE;
-    case OP_blez: case OP_blezl: return CC_LE;
-    default: return CC_G;
-    }
+    return branch_cc(op);
 }
 
 /* The link register write of bal/jal/jalr: rd = PC of word k + 8. */
@@ -163,18 +164,8 @@ typedef struct side {
     unsigned nops[SIDE_MAX + 2]; /* operations run before reaching pos[i] */
 } side;
 
-static bool cond_op(int op)
-{
-    switch (op) {
-    case OP_nop: case OP_sync: case OP_pref: case OP_sll: case OP_srl: case OP_sra:
-    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor:
-    case OP_addiu: case OP_andi: case OP_ori: case OP_xori: case OP_li: case OP_lui:
-    case OP_move:
-        return true;
-    default:
-        return false;
-    }
-}
+/* The operations emit_side_value computes. */
+static bool cond_op(int op) { return op_has(op, F_JSEL); }
 
 /* The positions a side starting at page offset off reaches through
  * operations cond_op accepts, and at most one "b" (with such a slot). */
@@ -385,7 +376,7 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
                              uint32_t k)
 {
     em *e = &t->e;
-    if (!op_pcrel(op) || !op_pure(dop))
+    if (!op_has(op, F_PCREL) || !op_pure(dop))
         return false;
     unsigned src[3], w;
     insn_regs(dop, ds, src, &w);
@@ -455,8 +446,7 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
             alu_ri(e, A_CMP, RAX, 0);
         }
         {
-            int cc = op_links(op) ? (op == OP_bltzal || op == OP_bltzall ? CC_L : CC_GE)
-                                  : emit_cmp(t, op, d);
+            int cc = op_links(op) ? branch_cc(op) : emit_cmp(t, op, d);
             if (op_likely(op)) {
                 /* not taken: the slot is nullified, the block ends after the branch */
                 add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
@@ -475,7 +465,7 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
         return false;
     if (ends)
         return true;
-    if (!op_pcrel(op)) {
+    if (!op_has(op, F_PCREL)) {
         writeback(t, t->dirty);
         ldf(e, RAX, OFF(jit_next));
         jit_end_block(t, k + 2);

@@ -258,104 +258,36 @@ static inline void writeback(tctx *t, uint32_t mask)
             st(&t->e, (int)r, t->hr[r]);
 }
 
-/* ---- operations */
+/* ---- operations: their attributes are ops.def's (ops.h) */
 
-static inline bool is_branch_op(int op)
-{
-    switch (op) {
-    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_bltzal:
-    case OP_bgezal: case OP_bltzall: case OP_bgezall: case OP_j: case OP_jal:
-    case OP_beq: case OP_bne: case OP_blez: case OP_bgtz: case OP_beql:
-    case OP_bnel: case OP_blezl: case OP_bgtzl: case OP_b: case OP_jr: case OP_jalr:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Operations jit_emit_insn leaves to the interpreter (the translation ends). */
-static inline bool op_translated(int op)
-{
-    switch (op) {
-    case OP_mfc0: case OP_mtc0: case OP_eret: case OP_wait: case OP_di: case OP_ei:
-    case OP_cop0_other: case OP_mfc2: case OP_mtc2: case OP_cop2_other: case OP_rdhwr:
-    case OP_cache: case OP_decode:
-        return false;
-    default:
-        return op < OP_beq_nop && !is_branch_op(op);
-    }
-}
-
-static inline bool op_pcrel(int op)
-{
-    return is_branch_op(op) && op != OP_j && op != OP_jal && op != OP_jr && op != OP_jalr;
-}
+/* Operations jit_emit_insn translates (branches: jit_emit_branch). */
+static inline bool op_translated(int op) { return op_has(op, F_JIT); }
 
 /* Delay-slot operations that never leave the block (no exception, no slow
  * path): the branch's condition may then be tested after them. */
 static inline bool op_pure(int op)
 {
-    switch (op) {
-    case OP_nop: case OP_sync: case OP_pref: case OP_sll: case OP_srl: case OP_sra:
-    case OP_rotr: case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv: case OP_movz:
-    case OP_movn: case OP_mfhi: case OP_mflo: case OP_mthi: case OP_mtlo: case OP_mult:
-    case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu: case OP_mul:
-    case OP_div: case OP_divu: case OP_addu: case OP_subu: case OP_and: case OP_or:
-    case OP_xor: case OP_nor: case OP_slt: case OP_sltu: case OP_slti: case OP_sltiu:
-    case OP_move: case OP_addiu: case OP_andi: case OP_ori: case OP_xori: case OP_li:
-    case OP_lui: case OP_clz: case OP_clo: case OP_ext: case OP_ins: case OP_wsbh:
-    case OP_seb: case OP_seh:
-        return true;
-    default:
-        return false;
-    }
+    return (op_infos[op].flags & (F_JIT | F_RAISE | F_EXC | F_LOAD | F_STORE)) == F_JIT;
 }
 
 /* The guest registers an operation reads (up to 3, 0 = none) and writes
  * (0 = none; 32 = the $0 sink). */
 static inline void insn_regs(int op, const dinsn *d, unsigned src[3], unsigned *dst)
 {
+    const op_info *oi = &op_infos[op];
+    unsigned n = 0;
     src[0] = src[1] = src[2] = 0;
-    *dst = 0;
-    switch (op) {
-    case OP_sll: case OP_srl: case OP_sra: case OP_rotr: case OP_wsbh: case OP_seb:
-    case OP_seh:
-        src[0] = d->rt; *dst = d->rd; break;
-    case OP_sllv: case OP_srlv: case OP_srav: case OP_rotrv: case OP_add: case OP_sub:
-    case OP_addu: case OP_subu: case OP_and: case OP_or: case OP_xor: case OP_nor:
-    case OP_slt: case OP_sltu: case OP_mul: case OP_ins: case OP_lwl: case OP_lwr:
-    case OP_sc:
-        src[0] = d->rs; src[1] = d->rt; *dst = d->rd; break;
-    case OP_movz: case OP_movn:
-        src[0] = d->rs; src[1] = d->rt; src[2] = d->rd; *dst = d->rd; break;
-    case OP_mfhi: case OP_mflo:
-        *dst = d->rd; break;
-    case OP_mthi: case OP_mtlo: case OP_jr:
-        src[0] = d->rs; break;
-    case OP_mult: case OP_multu: case OP_madd: case OP_maddu: case OP_msub: case OP_msubu:
-    case OP_div: case OP_divu: case OP_tge: case OP_tgeu: case OP_tlt: case OP_tltu:
-    case OP_teq: case OP_tne: case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
-    case OP_beq: case OP_bne: case OP_beql: case OP_bnel:
-        src[0] = d->rs; src[1] = d->rt; break;
-    case OP_move: case OP_clz: case OP_clo:
-        src[0] = d->rs; *dst = d->rd; break;
-    case OP_addi: case OP_addiu: case OP_andi: case OP_ori: case OP_xori: case OP_slti:
-    case OP_sltiu: case OP_ext: case OP_lb: case OP_lbu: case OP_lh: case OP_lhu:
-    case OP_lw: case OP_ll:
-        src[0] = d->rs; *dst = d->rt; break;
-    case OP_li: case OP_lui:
-        *dst = d->rt; break;
-    case OP_bltz: case OP_bgez: case OP_bltzl: case OP_bgezl: case OP_blez: case OP_bgtz:
-    case OP_blezl: case OP_bgtzl:
-        src[0] = d->rs; break;
-    case OP_bltzal: case OP_bgezal: case OP_bltzall: case OP_bgezall:
-        src[0] = d->rs; *dst = 31; break;
-    case OP_jal:
-        *dst = 31; break;
-    case OP_jalr:
-        src[0] = d->rs; *dst = d->rd; break;
-    default:
-        break;
+    if (oi->reads & R_RS)
+        src[n++] = d->rs;
+    if (oi->reads & R_RT)
+        src[n++] = d->rt;
+    if (oi->reads & R_RD)
+        src[n++] = d->rd;
+    switch (oi->writes) {
+    case W_RD: case W_RMW: *dst = d->rd; break;
+    case W_RT: *dst = d->rt; break;
+    case W_R31: *dst = 31; break;
+    default: *dst = 0; break;
     }
 }
 

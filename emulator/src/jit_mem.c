@@ -11,20 +11,13 @@
 
 #ifdef JIT_HOST
 
-static bool op_store(int op)
-{
-    return op == OP_sb || op == OP_sh || op == OP_sw || op == OP_swl || op == OP_swr;
-}
+static bool op_store(int op) { return op_has(op, F_STORE); }
 
-/* Access size of a load or store with an inline fast path (0: none). */
+/* Access size of a load or store with an inline fast path (0: none; lwl..swr
+ * and ll/sc always take the interpreter's slow paths). */
 static int mem_size(int op)
 {
-    switch (op) {
-    case OP_lb: case OP_lbu: case OP_sb: return 1;
-    case OP_lh: case OP_lhu: case OP_sh: return 2;
-    case OP_lw: case OP_sw: return 4;
-    default: return 0;
-    }
+    return op_has(op, F_PARTIAL | F_LLSC) ? 0 : (int)op_size(op);
 }
 
 /* eax = rs + imm, the virtual address */
@@ -89,23 +82,24 @@ static void emit_access(tctx *t, int op, const dinsn *d, bool indexed, int32_t d
         }
     } else {
         int v = gdst(t, d->rt, RCX);
-        switch (op) {
-        case OP_lb: MEMOP(0x0FBE, 2, v); break;
-        case OP_lbu: MEMOP(0x0FB6, 2, v); break;
-        case OP_lh: MEMOP(0x0FBF, 2, v); break;
-        case OP_lhu: MEMOP(0x0FB7, 2, v); break;
-        default: MEMOP(0x8B, 1, v); break;
-        }
+        bool sgn = op_has(op, F_SIGNED);
+        if (size == 1)
+            MEMOP(sgn ? 0x0FBE : 0x0FB6, 2, v); /* movsx / movzx r32, byte */
+        else if (size == 2)
+            MEMOP(sgn ? 0x0FBF : 0x0FB7, 2, v); /* movsx / movzx r32, word */
+        else
+            MEMOP(0x8B, 1, v);
         gput(t, d->rt, v);
     }
 #undef MEMOP
 }
 
+/* op | destination << 8 | the register read for the value << 16: rt,
+ * which lwl/lwr merge into their destination rd (W_RMW) */
 static uint32_t mem_spec(int op, const dinsn *d)
 {
-    if (op == OP_lwl || op == OP_lwr)
-        return (uint32_t)op | (uint32_t)d->rd << 8 | (uint32_t)d->rt << 16;
-    return (uint32_t)op | (uint32_t)d->rt << 8 | (uint32_t)d->rt << 16;
+    unsigned dst = op_infos[op].writes == W_RMW ? d->rd : d->rt;
+    return (uint32_t)op | (uint32_t)dst << 8 | (uint32_t)d->rt << 16;
 }
 
 /* Memory access: eax = va, TLB probe, access; a miss calls the
@@ -137,13 +131,7 @@ void jit_emit_mem(tctx *t, int op, const dinsn *d, uint32_t kinfo)
  * untouched. */
 static bool group_filler(int op)
 {
-    switch (op) {
-    case OP_movz: case OP_movn: case OP_mult: case OP_multu: case OP_madd: case OP_maddu:
-    case OP_msub: case OP_msubu: case OP_div: case OP_divu: case OP_clz: case OP_clo:
-        return false;
-    default:
-        return op_pure(op);
-    }
+    return op_pure(op) && !op_has(op, F_JRDX);
 }
 
 /*

@@ -18,13 +18,6 @@
 #define NCACHE 6
 static const int cache_regs[NCACHE] = {RSI, RDI, R8, R9, R10, R11};
 
-/* Operations that always raise (the block ends with them). */
-static bool op_raises(int op)
-{
-    return op == OP_syscall || op == OP_brk || op == OP_ri || op == OP_cpu1 ||
-           op == OP_trap_quirk;
-}
-
 static void count_regs(node *nd, int op, const dinsn *d)
 {
     unsigned src[3], dst;
@@ -50,18 +43,18 @@ static bool scan_node(tctx *t, node *nd, uint32_t idx)
     while (k < n) {
         dinsn d;
         int op = tdecode(t, idx + k, &d);
-        if (is_branch_op(op)) {
+        if (op_has(op, F_BRANCH)) {
             /* a slot past the block or the page, itself a branch, or not
              * translated: the interpreter runs the branch */
             if (k + 1 >= n)
                 break;
             dinsn ds;
             int dop = tdecode(t, idx + k + 1, &ds);
-            if (is_branch_op(dop) || !op_translated(dop))
+            if (op_has(dop, F_BRANCH) || !op_translated(dop))
                 break;
             count_regs(nd, op, &d);
             count_regs(nd, dop, &ds);
-            if (op_pcrel(op)) {
+            if (op_has(op, F_PCREL)) {
                 uint32_t toff = 4 * (idx + k) + 4 + d.imm;
                 if (toff < PAGE_SIZE)
                     nd->toff[nd->ntarg++] = toff;
@@ -75,7 +68,7 @@ static bool scan_node(tctx *t, node *nd, uint32_t idx)
             break;
         count_regs(nd, op, &d);
         k++;
-        if (op_raises(op))
+        if (op_has(op, F_EXC)) /* the block ends with it */
             break;
     }
     nd->kend = k;

@@ -193,15 +193,16 @@ uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
     uint32_t k = hsync(c, kinfo), v;
     unsigned op = spec & 0xFF, dst = (spec >> 8) & 0xFF, src = spec >> 16;
-    int size = op == OP_lb || op == OP_lbu ? 1 : op == OP_lh || op == OP_lhu ? 2 : 4;
-    uint32_t a = op == OP_lwl || op == OP_lwr ? va & ~3u : va;
+    int size = (int)op_size((int)op);
+    bool sgn = op_has((int)op, F_SIGNED);
+    uint32_t a = op_has((int)op, F_PARTIAL) ? va & ~3u : va;
     if (!mem_load_slow(c, a, size, &v))
         return ((k + 1) << 2) | JIT_EXC;
+    if (size == 1)
+        v = sgn ? (uint32_t)(int32_t)(int8_t)v : (uint8_t)v;
+    else if (size == 2)
+        v = sgn ? (uint32_t)(int32_t)(int16_t)v : (uint16_t)v;
     switch (op) {
-    case OP_lb: v = (uint32_t)(int32_t)(int8_t)v; break;
-    case OP_lbu: v = (uint8_t)v; break;
-    case OP_lh: v = (uint32_t)(int32_t)(int16_t)v; break;
-    case OP_lhu: v = (uint16_t)v; break;
     case OP_lwl: {
         uint32_t sh = (3 - (va & 3)) * 8;
         v = (c->r[src] & ~(0xFFFFFFFFu << sh)) | (v << sh);
@@ -224,13 +225,12 @@ uint32_t jit_h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
     unsigned op = spec & 0xFF, src = spec >> 16;
     uint32_t val = c->r[src], b = va & 3;
     bool ok;
-    switch (op) {
-    case OP_sb: ok = mem_store_slow(c, va, 1, val); break;
-    case OP_sh: ok = mem_store_slow(c, va, 2, val); break;
-    case OP_sw: ok = mem_store_slow(c, va, 4, val); break;
-    case OP_swl: ok = mem_store_be(c, va & ~3u, val >> ((3 - b) * 8), 0xFu >> (3 - b), va); break;
-    default: ok = mem_store_be(c, va & ~3u, val << (b * 8), (0xFu << b) & 0xFu, va); break;
-    }
+    if (!op_has((int)op, F_PARTIAL))
+        ok = mem_store_slow(c, va, (int)op_size((int)op), val);
+    else if (op == OP_swl)
+        ok = mem_store_be(c, va & ~3u, val >> ((3 - b) * 8), 0xFu >> (3 - b), va);
+    else /* swr */
+        ok = mem_store_be(c, va & ~3u, val << (b * 8), (0xFu << b) & 0xFu, va);
     if (!ok)
         return ((k + 1) << 2) | JIT_EXC;
     return hdone(c, kinfo);

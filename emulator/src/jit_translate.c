@@ -505,7 +505,7 @@ static void emit_body(tctx *t, unsigned ni)
         dinsn d;
         bool ends;
         int op = tdecode(t, nd->idx + k, &d);
-        if (is_branch_op(op)) {
+        if (op_has(op, F_BRANCH)) {
             dinsn ds;
             int dop = tdecode(t, nd->idx + k + 1, &ds);
             if (!jit_emit_branch(t, op, &d, dop, &ds, k))
