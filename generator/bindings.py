@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import Diagnostic, SpecError
-from .schema import TEXT
+from .schema import TEXT, range_text
 
 TYPES = ("int", "bool", "string", "int-list")
 PROP_KEYS = ("type", "required", "min", "max", "below", "dts", "doc")
@@ -154,13 +154,7 @@ def _lookup(data: Any, path: str) -> Any:
 
 def _check_value(prop: Prop, value: Any, data: dict[str, Any]) -> str | None:
     """What is wrong with ``value`` for ``prop`` (None: nothing)."""
-    rng = ""
-    if prop.min is not None and prop.max is not None:
-        rng = f" in {prop.min}..{prop.max}"
-    elif prop.min is not None:
-        rng = f" >= {prop.min}"
-    elif prop.max is not None:
-        rng = f" <= {prop.max}"
+    rng = range_text(prop.min, prop.max)
     if prop.type == "bool":
         return None if isinstance(value, bool) else f"expected true or false, found {value!r}"
     if prop.type == "string":

@@ -50,6 +50,7 @@ DT_COMPATIBLE = r"[a-zA-Z0-9_.+-]+,[a-zA-Z0-9_.,+-]+|" + "|".join(GENERIC_COMPAT
 #: device-tree strings and comments: one line, nothing that ends a string or
 #: comment or starts a make expansion.
 TEXT = r'(?!.*\*/)[^\x00-\x1f\x7f"\\$`]*'
+
 TEXT_DOC = ('one line of text without quotes, backslashes, "$", backquotes, "*/" or '
             'control characters')
 #: A compiler/linker flag: one word, no make or shell syntax.
@@ -62,6 +63,15 @@ COMPATIBLE_HINT = (
     "a compatible string is 'vendor,model'; inside a flow list [a, b] a plain "
     "comma separates items, so quote each string: [\"vendor,intc\", ...]"
 )
+
+
+def range_text(lo: int | None, hi: int | None) -> str:
+    """An integer's bounds, for messages: ' in 0..5', ' >= 0', ' <= 5' or ''."""
+    if lo is not None and hi is not None:
+        return f" in {lo}..{hi}"
+    if lo is not None:
+        return f" >= {lo}"
+    return f" <= {hi}" if hi is not None else ""
 
 
 @dataclass(kw_only=True)

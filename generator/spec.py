@@ -345,14 +345,7 @@ class _Walker:
         if isinstance(f, S.Int):
             if f.choices is not None:
                 return "one of " + ", ".join(str(c) for c in f.choices)
-            rng = ""
-            if f.min is not None and f.max is not None:
-                rng = f" in {f.min}..{f.max}"
-            elif f.min is not None:
-                rng = f" >= {f.min}"
-            elif f.max is not None:
-                rng = f" <= {f.max}"
-            return f.kind + rng
+            return f.kind + S.range_text(f.min, f.max)
         if isinstance(f, S.Str):
             if f.choices is not None:
                 return "one of " + ", ".join(f.choices)

@@ -458,6 +458,13 @@ static inline uint32_t cpu_count(cpu_t *c) {
 }
 
 /* loader_elf.c */
+/* Little-endian fields of an ELF file (loader_elf.c, symbols.c). */
+static inline uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* symbols.c */
 void symbols_load(machine *m, const void *buf, size_t len);
 void symbols_free(machine *m);

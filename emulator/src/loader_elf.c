@@ -9,12 +9,6 @@
 
 #include "internal.h"
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 int elf_load(machine *m, const void *buf, size_t len, const char *name, char *err,
              size_t errlen)
 {

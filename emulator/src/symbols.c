@@ -25,12 +25,6 @@ struct symtab {
     size_t str_len;
 };
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static int by_addr(const void *a, const void *b)
 {
     const struct sym *x = a, *y = b;
