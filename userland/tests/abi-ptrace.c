@@ -6,7 +6,8 @@
  * stop, the exit stop, PTRACE_GET_SYSCALL_INFO's arch, and a seccomp
  * filter that checks arch + number.
  */
-#include "libc.h"
+#define CHECK_PROG "abi-ptrace"
+#include "checks.h"
 
 #include <linux/audit.h>
 #include <linux/elf.h>
@@ -28,16 +29,6 @@
 #ifndef PTRACE_GET_SYSCALL_INFO
 #define PTRACE_GET_SYSCALL_INFO	0x420e
 #endif
-
-static int failures;
-
-static void report(const char *what, int ok, const char *fmt, long a, long b)
-{
-	printf("abi-ptrace: %s: ", what);
-	printf(fmt, a, b);
-	printf(": %s\n", ok ? "ok" : "FAIL");
-	failures += !ok;
-}
 
 static long ptrace(long req, long pid, long addr, long data)
 {

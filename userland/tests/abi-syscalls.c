@@ -5,21 +5,12 @@
  * clone(CLONE_SETTLS); kernel accesses to misaligned user pointers.
  * (Which registers a syscall keeps: abi-clobbers.)
  */
-#include "libc.h"
+#define CHECK_PROG "abi-syscalls"
+#include "checks.h"
 
 #include <asm/ioctls.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
-
-static int failures;
-
-static void report(const char *what, int ok, const char *fmt, long a, long b)
-{
-	printf("abi-syscalls: %s: ", what);
-	printf(fmt, a, b);
-	printf(": %s\n", ok ? "ok" : "FAIL");
-	failures += !ok;
-}
 
 /* The raw registers after a syscall: v0 and a3 (a3 preset to 0x1234). */
 static void raw_syscall(long nr, long *v0, long *a3)

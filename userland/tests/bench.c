@@ -120,11 +120,14 @@ static void bench_pipe_pingpong(void)
 	       "pipe ping-pong, write+read+switch, round trip / 2");
 }
 
-/* Two processes calling sched_yield, a pair being one yield by each. Under
- * CFS most yields return to the caller (see bench_fifo_yield). */
-static void bench_sched_yield(void)
+/*
+ * ROUNDS of a child and the parent each calling sched_yield n times (the
+ * child 50 more, so that the parent never yields alone); the best round
+ * goes to take(). Returns what failed, or NULL.
+ */
+static const char *yield_rounds(unsigned int n)
 {
-	unsigned int n = 2000, i, t;
+	unsigned int i, t;
 	int go[2], r, status;
 	char c = 0;
 	pid_t pid;
@@ -132,10 +135,10 @@ static void bench_sched_yield(void)
 	best = 0;
 	for (r = 0; r < ROUNDS; r++) {
 		if (pipe(go))
-			return fail("pipe");
+			return "pipe";
 		pid = fork();
 		if (pid < 0)
-			return fail("fork");
+			return "fork";
 		if (pid == 0) {
 			close(go[0]);
 			if (write(go[1], &c, 1) != 1)
@@ -146,7 +149,7 @@ static void bench_sched_yield(void)
 		}
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
-			return fail("yield child start");
+			return "yield child start";
 		close(go[0]);
 		t = cycles();
 		for (i = 0; i < n; i++)
@@ -154,7 +157,18 @@ static void bench_sched_yield(void)
 		take(cycles() - t);
 		waitpid(pid, &status, 0);
 	}
-	report("sched_yield_pair", best, n, "pair",
+	return NULL;
+}
+
+/* Two processes calling sched_yield, a pair being one yield by each. Under
+ * CFS most yields return to the caller (see bench_fifo_yield). */
+static void bench_sched_yield(void)
+{
+	const char *failed = yield_rounds(2000);
+
+	if (failed)
+		return fail(failed);
+	report("sched_yield_pair", best, 2000, "pair",
 	       "two processes yielding in turn");
 }
 
@@ -175,40 +189,15 @@ static int set_fifo(int prio)
 
 static void bench_fifo_yield(void)
 {
-	unsigned int n = 2000, i, t;
-	int go[2], r, status;
-	char c = 0;
-	pid_t pid;
+	const char *failed;
 
 	if (set_fifo(1))
 		return fail("sched_setscheduler");
-	best = 0;
-	for (r = 0; r < ROUNDS; r++) {
-		if (pipe(go))
-			return fail("pipe");
-		pid = fork();
-		if (pid < 0)
-			return fail("fork");
-		if (pid == 0) {
-			close(go[0]);
-			if (write(go[1], &c, 1) != 1)
-				exit(1);
-			for (i = 0; i < n + 50; i++)
-				sched_yield();
-			exit(0);
-		}
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			return fail("yield child start");
-		close(go[0]);
-		t = cycles();
-		for (i = 0; i < n; i++)
-			sched_yield();
-		take(cycles() - t);
-		waitpid(pid, &status, 0);
-	}
+	failed = yield_rounds(2000);
 	set_fifo(0);
-	report("fifo_yield_switch", best, 2 * n, "switch",
+	if (failed)
+		return fail(failed);
+	report("fifo_yield_switch", best, 2 * 2000, "switch",
 	       "two SCHED_FIFO processes yielding in turn, per yield");
 }
 
@@ -260,12 +249,14 @@ static void bench_fork_exec(void)
 	       "fork, child execve(/bin/bench --exit), waitpid");
 }
 
-/* First write to each page of a fresh anonymous mapping: a page fault
- * that allocates and clears a page. */
-static void bench_write_fault(void)
+/*
+ * ROUNDS of touching each of n pages of a fresh anonymous mapping once, by
+ * a write or a read; the best round goes to take(). Returns what failed.
+ */
+static const char *fault_rounds(unsigned int n, int write)
 {
-	unsigned int n = 128, i, t;
 	long page = 4096;
+	unsigned int i, t;
 	char *p;
 	int r;
 
@@ -274,38 +265,39 @@ static void bench_write_fault(void)
 		p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
-			return fail("mmap");
+			return "mmap";
 		t = cycles();
-		for (i = 0; i < n; i++)
-			((volatile char *)p)[i * page] = 1;
+		for (i = 0; i < n; i++) {
+			if (write)
+				((volatile char *)p)[i * page] = 1;
+			else
+				(void)((volatile char *)p)[i * page];
+		}
 		take(cycles() - t);
 		munmap(p, n * page);
 	}
-	report("anon_write_fault", best, n, "page",
+	return NULL;
+}
+
+/* First write to each page: a page fault that allocates and clears a page. */
+static void bench_write_fault(void)
+{
+	const char *failed = fault_rounds(128, 1);
+
+	if (failed)
+		return fail(failed);
+	report("anon_write_fault", best, 128, "page",
 	       "first write to a fresh anonymous page");
 }
 
 /* First read of each page: maps the shared zero page, no clearing. */
 static void bench_read_fault(void)
 {
-	unsigned int n = 128, i, t;
-	long page = 4096;
-	char *p;
-	int r;
+	const char *failed = fault_rounds(128, 0);
 
-	best = 0;
-	for (r = 0; r < ROUNDS; r++) {
-		p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return fail("mmap");
-		t = cycles();
-		for (i = 0; i < n; i++)
-			(void)((volatile char *)p)[i * page];
-		take(cycles() - t);
-		munmap(p, n * page);
-	}
-	report("anon_read_fault", best, n, "page",
+	if (failed)
+		return fail(failed);
+	report("anon_read_fault", best, 128, "page",
 	       "first read of a fresh anonymous page");
 }
 

@@ -16,7 +16,7 @@
  *   read fine.
  * Prints "blockdev-raw: ..." lines and exits 0 when every check held.
  */
-#include "libc.h"
+#include "settings.h"
 
 #define DEV		"/dev/ioc0"
 #define WORDS		128
@@ -29,25 +29,6 @@ static void fail(const char *what)
 {
 	printf("blockdev-raw: FAIL %s (errno %d)\n", what, errno);
 	failed = 1;
-}
-
-static const char *env_value(char **envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (; *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
-}
-
-static unsigned int parse_uint(const char *s)
-{
-	unsigned int v = 0;
-
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
 }
 
 static void fill(unsigned int *p, unsigned int block, unsigned int count, unsigned int tag)

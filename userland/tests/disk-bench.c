@@ -12,43 +12,12 @@
  *   disk-bench: read <bytes> bytes in <us> us
  * and exits 0 when the data read back is what was written.
  */
-#include "libc.h"
+#include "settings.h"
 
 #define FILE_NAME	"/disk-bench.dat"
 #define MAX_CHUNK	(256 * 1024)
 
 static unsigned int buf[MAX_CHUNK / 4] __attribute__((aligned(4096)));
-
-static const char *env_value(char **envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (; *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
-}
-
-static unsigned int env_uint(char **envp, const char *name, unsigned int def)
-{
-	const char *s = env_value(envp, name);
-	unsigned int v = 0;
-
-	if (!s || !*s)
-		return def;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
-
-/* The guest's monotonic clock in microseconds (no 64-bit division). */
-static long long now_us(void)
-{
-	struct { long long sec, nsec; } ts = { 0, 0 };
-
-	my_syscall2(__NR_clock_gettime64, 1 /* CLOCK_MONOTONIC */, &ts);
-	return ts.sec * 1000000 + (unsigned long)ts.nsec / 1000;
-}
 
 static void fill(unsigned int chunk, unsigned int words)
 {

@@ -8,19 +8,9 @@
  * disk_persist=check disk_token=T: reads /persist.txt, prints
  *   "disk-persist: found <its contents>" and exits 0 when it holds T.
  */
-#include "libc.h"
+#include "settings.h"
 
 #define FILE_NAME	"/persist.txt"
-
-static const char *env_value(char **envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (; *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
-}
 
 int main(int argc, char **argv, char **envp)
 {

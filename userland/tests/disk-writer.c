@@ -10,32 +10,10 @@
  * 8 decimal digits, a space, 50 letters from a generator seeded with r
  * (record() below; the host computes the same) and a newline.
  */
-#include "libc.h"
+#include "settings.h"
 
 #define FILE_NAME	"/records"
 #define RECORD		64
-
-static const char *env_value(char **envp, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (; *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
-}
-
-static unsigned int env_uint(char **envp, const char *name, unsigned int def)
-{
-	const char *s = env_value(envp, name);
-	unsigned int v = 0;
-
-	if (!s || !*s)
-		return def;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
 
 /* "rec NNNNNNNN " then 50 letters a..z from r, then '\n': 64 bytes. */
 static void record(char *out, unsigned int r)

@@ -20,7 +20,7 @@
  *   smp-speedup: speedup <x.xx> (one / spread)      (phases=both only)
  * Exit 0 when every worker ran where pinned and all results agree.
  */
-#include "libc.h"
+#include "settings.h"
 
 #define MAX_WORKERS	32
 
@@ -59,27 +59,6 @@ static const char *setting(const char *name)
 		if (!strncmp(cmdline + i, name, n) && cmdline[i + n] == '=')
 			return cmdline + i + n + 1;
 	return NULL;
-}
-
-static unsigned long number(const char *name, unsigned long def)
-{
-	const char *s = setting(name);
-	unsigned long v = 0;
-
-	if (!s || !*s)
-		return def;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
-
-/* The guest's monotonic clock in microseconds (no 64-bit division). */
-static long long now_us(void)
-{
-	struct { long long sec, nsec; } ts = { 0, 0 };
-
-	my_syscall2(__NR_clock_gettime64, 1 /* CLOCK_MONOTONIC */, &ts);
-	return ts.sec * 1000000 + (unsigned long)ts.nsec / 1000;
 }
 
 /* CPU-bound work with a result that depends on every iteration. */
@@ -158,7 +137,7 @@ int main(void)
 {
 	unsigned long mask = getaffinity();
 	int ncpus = 0, workers, i, failed = 0;
-	unsigned long iters = number("smp_speedup_iters", 100000);
+	unsigned long iters = uint_or(setting("smp_speedup_iters"), 100000);
 	const char *phases = setting("smp_speedup_phases");
 	int cpu_of[MAX_WORKERS];
 	unsigned long one = 0, spread = 0;
@@ -167,7 +146,7 @@ int main(void)
 
 	for (i = 0; i < 32; i++)
 		ncpus += (mask >> i) & 1;
-	workers = number("smp_speedup_workers", ncpus);
+	workers = uint_or(setting("smp_speedup_workers"), ncpus);
 	if (!phases)
 		phases = "both";
 	printf("smp-speedup: cpus %d workers %d iters %lu\n", ncpus, workers,
