@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import check_results, guest_kernel, program_status
 
 pytestmark = pytest.mark.kernel
 
@@ -22,12 +22,6 @@ SEGV_MAPERR, SEGV_ACCERR, BUS_ADRALN = 1, 2, 1
 def run():
     rc, out, err = guest_kernel("tsar").run_programs(*PROGRAMS, timeout=300)
     return rc, out, err
-
-
-def results(out, prefix):
-    """{check name: (details, 'ok'|'FAIL')} of lines 'prefix: name: details: ok'."""
-    return {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
-        rf"^{re.escape(prefix)}: ([\w+-]+): (.*): (ok|FAIL)$", out, re.M)}
 
 
 def test_kernel_stays_up(run):
@@ -55,7 +49,7 @@ def test_llsc_counter_is_exact_across_context_switches(run):
 
 def test_data_is_not_executable(run):
     _, out, _ = run
-    res = results(out, "abi-nx")
+    res = check_results(out, "abi-nx")
     for name in ("bss", "brk", "stack", "mmap-rw"):
         details, status = res[name]
         assert status == "ok", details
@@ -78,7 +72,7 @@ def test_data_is_not_executable(run):
 ])
 def test_trap_codes_and_exact_fault_addresses(run, name, signo, code):
     _, out, _ = run
-    details, status = results(out, "abi-traps")[name]
+    details, status = check_results(out, "abi-traps")[name]
     m = re.match(r"sig (\d+) code (\d+) addr (\w+) \(want \d+ \d+ (\w+)\)", details)
     assert m, details
     assert (int(m.group(1)), int(m.group(2))) == (signo, code), details
@@ -89,13 +83,13 @@ def test_trap_codes_and_exact_fault_addresses(run, name, signo, code):
 
 def test_divide_by_zero_is_sigfpe_intdiv(run):
     _, out, _ = run
-    details, status = results(out, "abi-traps")["divide-by-zero"]
+    details, status = check_results(out, "abi-traps")["divide-by-zero"]
     assert details == f"sig {SIGFPE} code {FPE_INTDIV}" and status == "ok"
 
 
 def test_signal_frame_has_the_o32_argument_save_area(run):
     _, out, _ = run
-    details, status = results(out, "abi-traps")["signal-frame-O0"]
+    details, status = check_results(out, "abi-traps")["signal-frame-O0"]
     assert status == "ok", details
 
 
@@ -103,7 +97,7 @@ def test_signal_frame_has_the_o32_argument_save_area(run):
                                 "80000001", "7fffffff", "1c4", "3e8", "fa0", "fa1"])
 def test_invalid_syscall_numbers_give_enosys(run, nr):
     _, out, _ = run
-    details, status = results(out, "abi-syscalls")[f"enosys-{nr}"]
+    details, status = check_results(out, "abi-syscalls")[f"enosys-{nr}"]
     # a3_flag convention: v0 = ENOSYS (38, asm-generic errno), a3 = 1.
     assert details == "v0 38 a3 1" and status == "ok", details
 
@@ -113,7 +107,7 @@ def test_invalid_syscall_numbers_give_enosys(run, nr):
                                   "tls-clone-settls", "tls-parent-kept"])
 def test_thread_pointer(run, name):
     _, out, _ = run
-    details, status = results(out, "abi-syscalls")[name]
+    details, status = check_results(out, "abi-syscalls")[name]
     assert status == "ok", details
 
 
@@ -128,7 +122,7 @@ def test_syscall_clobbers_zeroed_and_keeps_the_rest(run, name):
     the fast way out, after a signal handler (EINTR and SA_RESTART) and
     through the full-frame wrapper (fork, both sides)."""
     _, out, _ = run
-    details, status = results(out, "abi-clobbers")[name]
+    details, status = check_results(out, "abi-clobbers")[name]
     assert status == "ok" and "first wrong register none" in details, details
     m = re.match(r"v0 (-?\d+) a3 (\d) t0 (\w+) s0 (\w+) hi (\w+),", details)
     assert m, details
@@ -142,7 +136,7 @@ def test_syscall_clobbers_zeroed_and_keeps_the_rest(run, name):
 @pytest.mark.parametrize("name", ["eintr-handler", "restart-handler"])
 def test_syscall_interrupted_by_the_handler(run, name):
     _, out, _ = run
-    details, status = results(out, "abi-clobbers")[name]
+    details, status = check_results(out, "abi-clobbers")[name]
     assert status == "ok", details
 
 
@@ -150,7 +144,7 @@ def test_syscall_interrupted_by_the_handler(run, name):
                                   "get-user-misaligned", "put-user-misaligned-unmapped"])
 def test_kernel_access_to_misaligned_user_address(run, name):
     _, out, _ = run
-    details, status = results(out, "abi-syscalls")[name]
+    details, status = check_results(out, "abi-syscalls")[name]
     assert status == "ok", details
 
 
@@ -162,7 +156,7 @@ def test_kernel_access_to_misaligned_user_address(run, name):
     "core-dump-tls-note", "fork-event-peekusr-s0", "fork-event-pokeusr-s0"])
 def test_ptrace_and_seccomp(run, name):
     _, out, _ = run
-    details, status = results(out, "abi-ptrace")[name]
+    details, status = check_results(out, "abi-ptrace")[name]
     assert status == "ok", details
 
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import check_results, guest_kernel, program_status
 
 pytestmark = pytest.mark.kernel
 
@@ -17,11 +17,6 @@ SEGV_MAPERR, SEGV_ACCERR = 1, 2
 @pytest.fixture(scope="module")
 def run():
     return guest_kernel("tsar").run_programs(*PROGRAMS, timeout=400)
-
-
-def results(out):
-    return {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
-        r"^hostile: ([\w+-]+): (.*): (ok|FAIL)$", out, re.M)}
 
 
 def test_kernel_stays_up_and_powers_off(run):
@@ -48,7 +43,7 @@ def test_program_passes(run, name):
 ])
 def test_fault_ends_in_the_right_signal(run, name, signo, code):
     _, out, _ = run
-    details, status = results(out)[name]
+    details, status = check_results(out, "hostile")[name]
     m = re.match(r"sig (\d+) code (\d+) addr (\w+)", details)
     assert m and int(m.group(1)) == signo, details
     if code is not None:
@@ -64,7 +59,7 @@ def test_fault_ends_in_the_right_signal(run, name, signo, code):
     "mmap-kernel-fixed", "munmap-kernel", "mprotect-kernel"])
 def test_bad_syscall_gives_the_right_errno(run, name):
     _, out, _ = run
-    details, status = results(out)[name]
+    details, status = check_results(out, "hostile")[name]
     assert status == "ok", details
 
 
@@ -73,7 +68,7 @@ def test_bad_syscall_gives_the_right_errno(run, name):
     "sigreturn-zero-frame", "sigreturn-kernel-pc", "stack-overflow"])
 def test_corrupt_context_kills_only_the_process(run, name):
     _, out, _ = run
-    details, status = results(out)[name]
+    details, status = check_results(out, "hostile")[name]
     assert details.endswith(f"(want signal {SIGSEGV})") and status == "ok", details
 
 

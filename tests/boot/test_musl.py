@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import check_results, guest_kernel, program_status
 from kbuild import ROOT
 
 pytestmark = pytest.mark.kernel
@@ -29,12 +29,6 @@ def run(kernel):
     return kernel.run_programs("musl-abi", timeout=600)
 
 
-def results(out):
-    """{check: (details, 'ok'|'FAIL')} from 'musl-abi: name: details: ok'."""
-    return {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
-        r"^musl-abi: ([\w.+-]+): (.*): (ok|FAIL)$", out, re.M)}
-
-
 def test_kernel_stays_up(run):
     rc, out, _ = run
     assert "Oops" not in out and "Kernel panic" not in out, out[-3000:]
@@ -48,7 +42,7 @@ def test_musl_abi_exits_zero(run):
 
 def test_every_check_passes(run):
     _, out, _ = run
-    res = results(out)
+    res = check_results(out, "musl-abi")
     failed = {k: v[0] for k, v in res.items() if v[1] != "ok"}
     assert not failed, failed
     assert len(res) >= 80, sorted(res)
@@ -66,7 +60,7 @@ def test_every_check_passes(run):
 ])
 def test_floating_point_output(run, name, want):
     _, out, _ = run
-    details, status = results(out)[name]
+    details, status = check_results(out, "musl-abi")[name]
     assert status == "ok" and details.startswith(want), details
 
 
@@ -79,7 +73,7 @@ def test_floating_point_output(run, name, want):
 ])
 def test_named_check(run, name):
     _, out, _ = run
-    assert results(out).get(name, ("missing", ""))[1] == "ok", results(out).get(name)
+    assert check_results(out, "musl-abi").get(name, ("missing", ""))[1] == "ok", check_results(out, "musl-abi").get(name)
 
 
 # --- host side: what the build generated ---------------------------------

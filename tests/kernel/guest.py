@@ -59,6 +59,24 @@ class Kernel:
         self.console = next((w for w in self.spec["boot"]["bootargs"].split()
                              if w.startswith("console=")), "")
 
+    @property
+    def smoke_checks(self):
+        """The checks /init runs at every boot (userland/init.c), in order.
+        A user read of a kernel address is an address error (SIGBUS) where
+        the MMU design has MIPS32's fixed windows, a page fault otherwise."""
+        kernel_address = ("sigbus-kernel-address" if self.spec["mmu"]["walker"] == "software"
+                          else "sigsegv-kernel-address")
+        return ["fork-wait", "pipe", "mmap-anon", "tmpfs-file", "signal-handler", "efault",
+                "exec", "sigsegv-null", kernel_address, "sigbus-misaligned", "sigtrap-break",
+                "sigfpe-overflow", "sigill-coprocessor"]
+
+    def default_boot(self):
+        """(rc, out, err) of one boot with the board's own command line,
+        made once per session and shared by every test that reads it."""
+        if not hasattr(self, "_default_boot"):
+            self._default_boot = self.boot()
+        return self._default_boot
+
     def boot(self, *extra, timeout=BOOT_TIMEOUT, stdin=None):
         if self.qemu:
             # QEMU takes the command line as -append; a timeout ends it.
@@ -99,6 +117,13 @@ def busybox_disk(kernel, image, size="32M"):
     subprocess.run([ROOT / "scripts/make-disk.sh", tree, image, size], check=True,
                    capture_output=True)
     return image
+
+
+def check_results(out, prog):
+    """{check: (details, 'ok'|'FAIL')} of a guest program's check lines,
+    "prog: check: details: ok" (userland/include/checks.h)."""
+    return {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
+        rf"^{re.escape(prog)}: ([\w.+-]+): (.*): (ok|FAIL)$", out, re.M)}
 
 
 def program_status(out, name):
@@ -158,9 +183,13 @@ def kernels_used_by(path):
     Read from its source, to plan the background builds only: a kernel
     this misses is still built when a test asks for it."""
     src = pathlib.Path(path).read_text()
+    # guest_kernel(request.param): the kernels named in the file's fixture
+    # params=[...] lists, or the TSAR boot specs
+    params = [k for ks in re.findall(r"params=\[([^\]]*)\]", src)
+              for k in re.findall(r'"([\w.-]+)"', ks) if k in SPECS or k in OTHER_SPECS]
     found = []
     for m in re.finditer(r'guest_kernel\(\s*(?:"([\w.-]+)"|(request\.param))?'
                          r'(?:\s*,\s*"([\w.-]+)")?\s*\)', src):
-        keys = list(SPECS) if m.group(2) else [m.group(1) or "tsar"]
+        keys = (params or list(SPECS)) if m.group(2) else [m.group(1) or "tsar"]
         found += [(key, m.group(3)) for key in keys]
     return found
