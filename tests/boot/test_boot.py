@@ -59,6 +59,19 @@ def test_every_smoke_check_passes(board):
     assert f"portkit-init: {len(board.smoke_checks)} passed, 0 failed" in out
 
 
+def test_printk_times_are_finer_than_a_tick(board):
+    """sched_clock() reads CP0 Count (GENERIC_SCHED_CLOCK), not jiffies:
+    the console's time stamps fall between timer ticks."""
+    _, out, _ = board.default_boot()
+    tick_us = 1_000_000 // board.spec["kernel"]["hz"]
+    times = [int(s) * 1_000_000 + int(us)
+             for s, us in re.findall(r"^\[\s*(\d+)\.(\d{6})\]", out, re.M)]
+    ticking = [t for t in times if t]
+    assert len(ticking) > 10, out[:3000]
+    between = [t for t in ticking if t % tick_us]
+    assert len(between) > len(ticking) // 2, (tick_us, ticking[:40])
+
+
 def test_user_faults_become_signals_and_the_kernel_survives(board):
     _, out, _ = board.default_boot()
     for name in [c for c in board.smoke_checks if c.startswith("sig")]:
