@@ -67,6 +67,7 @@ arch:
 #   name: {name}-board
 #   model: {name} board
 #   clock_hz: 50000000
+#   cpus: {{count: 1}}           # one CPU first: SMP bring-up not needed yet
 #   memory:
 #     - {{base: 0x0, size: 128M}}
 #   devices:
