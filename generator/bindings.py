@@ -33,18 +33,45 @@ property that counts its inputs (``interrupt_inputs``): every device's
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import schema as S
 from .errors import Diagnostic, SpecError
-from .schema import TEXT, range_text
+from .schema import range_text, text_problem
 
 TYPES = ("int", "bool", "string", "int-list")
 PROP_KEYS = ("type", "required", "min", "max", "below", "dts", "doc")
 BINDING_KEYS = ("doc", "properties", "interrupt_inputs")
 PROP_NAME = r"[a-z][a-z0-9_]*"
 DTS_NAME = r"[A-Za-z0-9,._+#-]+"
+SPEC_PATH = r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*"
+
+#: ``bindings:`` of a layer.yaml (read by generator.layers with the spec's walker).
+BINDINGS_SCHEMA = S.Table(
+    doc="device properties, per compatible string", default={}, key_pattern=S.DT_COMPATIBLE,
+    key_doc="a compatible string ('vendor,model')",
+    value=S.Map(doc="the properties of one compatible", fields={
+        "doc": S.Text(doc="what the binding is", default=""),
+        "properties": S.Table(
+            doc="property name -> its declaration", default={}, key_pattern=PROP_NAME,
+            key_doc="a property name (a lowercase identifier)",
+            value=S.Map(doc="one property", fields={
+                "type": S.Str(doc="value type", choices=TYPES),
+                "required": S.Bool(doc="the device must state it", default=False),
+                "min": S.Int(doc="smallest value (int, int-list)", required=False),
+                "max": S.Int(doc="largest value (int, int-list)", required=False),
+                "below": S.Str(doc="a spec path: values are smaller than its value",
+                               required=False, pattern=SPEC_PATH,
+                               pattern_doc="a spec path such as isa.cp0.hw_irq_lines"),
+                "dts": S.Str(doc="the device-tree property", required=False, pattern=DTS_NAME,
+                             pattern_doc="a device-tree property name"),
+                "doc": S.Text(doc="what it is", default=""),
+            })),
+        "interrupt_inputs": S.Str(doc="the int property counting the HWI inputs",
+                                  required=False, pattern=PROP_NAME,
+                                  pattern_doc="a property name"),
+    }))
 
 
 @dataclass(frozen=True)
@@ -76,59 +103,34 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def read_bindings(raw: Any, layer: str) -> tuple[dict[str, Binding], list[str]]:
-    """A layer.yaml's ``bindings:`` -> compatible -> Binding, and shape problems."""
-    shown = f"{layer}/layer.yaml: bindings"
-    if raw in (None, {}):
-        return {}, []
-    if not isinstance(raw, dict):
-        return {}, [f"{shown}: expected a mapping of compatible strings"]
-    out, problems = {}, []
-    for compat, body in raw.items():
-        where = f"{shown}: {compat}"
+def read_bindings(raw: Any, layer: str, report) -> dict[str, Binding]:
+    """A layer.yaml's ``bindings:`` (of layer ``layer``), shape-checked by
+    ``BINDINGS_SCHEMA``, as compatible -> Binding; ``report(path, message)``
+    gets what the schema cannot say."""
+    out: dict[str, Binding] = {}
+    for compat, body in (raw or {}).items():
         if not isinstance(body, dict):
-            problems.append(f"{where}: expected a mapping with keys {', '.join(BINDING_KEYS)}")
-            continue
-        for key in body:
-            if key not in BINDING_KEYS:
-                problems.append(f"{where}: unknown key '{key}'; allowed: {', '.join(BINDING_KEYS)}")
-        props = body.get("properties") or {}
-        if not isinstance(props, dict):
-            problems.append(f"{where}: properties: expected a mapping of property names")
-            props = {}
-        b = Binding(str(compat), layer, doc=str(body.get("doc") or ""))
-        for name, spec in props.items():
-            pw = f"{where}: {name}"
-            if not isinstance(name, str) or not re.fullmatch(PROP_NAME, name):
-                problems.append(f"{pw}: a property name is a lowercase identifier")
+            continue  # the walker reported it
+        where = f"bindings.{compat}"
+        b = Binding(str(compat), layer, doc=body.get("doc") or "")
+        for name, spec in (body.get("properties") or {}).items():
+            if not isinstance(spec, dict) or spec.get("type") is None:
                 continue
-            if not isinstance(spec, dict):
-                problems.append(f"{pw}: expected a mapping with keys {', '.join(PROP_KEYS)}")
-                continue
-            bad = [k for k in spec if k not in PROP_KEYS]
-            if bad:
-                problems.append(f"{pw}: unknown key '{bad[0]}'; allowed: {', '.join(PROP_KEYS)}")
-            if spec.get("type") not in TYPES:
-                problems.append(f"{pw}: type: expected one of {', '.join(TYPES)}")
-                continue
-            for k in ("min", "max"):
-                if spec.get(k) is not None and not _is_int(spec[k]):
-                    problems.append(f"{pw}: {k}: expected an integer")
-            if spec.get("dts") is not None and not re.fullmatch(DTS_NAME, str(spec["dts"])):
-                problems.append(f"{pw}: dts: expected a device-tree property name")
-            if not isinstance(spec.get("required", False), bool):
-                problems.append(f"{pw}: required: expected true or false")
-            b.properties[name] = Prop(name, spec["type"], bool(spec.get("required", False)),
+            if spec.get("min") is not None and spec.get("max") is not None \
+                    and spec["min"] > spec["max"]:
+                report(f"{where}.properties.{name}.max", f"max {spec['max']} is below min "
+                       f"{spec['min']}")
+            b.properties[name] = Prop(name, spec["type"], bool(spec.get("required")),
                                       spec.get("min"), spec.get("max"), spec.get("below"),
-                                      spec.get("dts"), str(spec.get("doc") or ""))
+                                      spec.get("dts"), spec.get("doc") or "")
         inputs = body.get("interrupt_inputs")
         if inputs is not None:
             if inputs not in b.properties or b.properties[inputs].type != "int":
-                problems.append(f"{where}: interrupt_inputs: '{inputs}' is not an int property "
-                                "of this binding")
+                report(f"{where}.interrupt_inputs", f"'{inputs}' is not an int property of "
+                       "this binding")
             b.interrupt_inputs = inputs
         out[b.compatible] = b
-    return out, problems
+    return out
 
 
 def collect(layers) -> dict[str, Binding]:
@@ -158,8 +160,12 @@ def _check_value(prop: Prop, value: Any, data: dict[str, Any]) -> str | None:
     if prop.type == "bool":
         return None if isinstance(value, bool) else f"expected true or false, found {value!r}"
     if prop.type == "string":
-        if not isinstance(value, str) or not re.fullmatch(TEXT, value):
+        if not isinstance(value, str):
             return f"expected one line of text without quotes or backslashes, found {value!r}"
+        problem = text_problem(value)
+        if problem:
+            return (f"expected one line of text without quotes or backslashes, found "
+                    f"{value[:60]!r}: {problem}")
         return None
     values = value if prop.type == "int-list" else [value]
     if prop.type == "int-list" and not isinstance(value, list):

@@ -8,6 +8,10 @@ To add a rule, write another decorated function: nothing else to change.
 Rules may assume the schema held (types, required keys) when the schema walk
 found no error; when it did, a rule tripping over a missing value is skipped,
 so that all independent problems are still reported in one run.
+
+Rules over lists (devices, banks, windows) stay O(n log n): YAML aliases let
+a small file repeat one device thousands of times, and a pairwise check
+would then take minutes and report millions of pairs.
 """
 
 from __future__ import annotations
@@ -276,9 +280,12 @@ def virtual_addresses_fit(d, report):
     top = 1 << d["isa"]["word_bits"]
     for key in ("page_offset", "task_size", "kernel_link_address", "fixmap_top"):
         v = d["layout"][key]
-        if v > top:
-            report(f"layout.{key}", f"{h(v)} is beyond the {d['isa']['word_bits']}-bit "
-                   "virtual address space")
+        if v >= top:  # 2^32 itself is no 32-bit address
+            how = " (page_offset + kernel_phys_start - phys_offset)" \
+                if key == "kernel_link_address" else ""
+            report(f"layout.{key}", f"{key} {h(v)}{how} is beyond the "
+                   f"{d['isa']['word_bits']}-bit virtual address space (highest address "
+                   f"{h(top - 1)})")
 
 
 @rule
@@ -385,15 +392,26 @@ def regions_in_phys_space(d, report):
                    f"{pab}-bit physical address space")
 
 
+def _overlaps(items):
+    """(item, earlier item it overlaps) for each (base, size, item) that overlaps one
+    sorted before it: a sweep, each item reported once, against the earlier item
+    that reaches furthest."""
+    reach = None  # (end, item) of the furthest-reaching item so far
+    for base, size, item in sorted(items, key=lambda r: (r[0], r[1])):
+        if reach is not None and base < reach[0] and size > 0:
+            yield item, reach[1]
+        if reach is None or base + size > reach[0]:
+            reach = (base + size, item)
+
+
 @rule
 def regions_disjoint(d, report):
     regs = sorted(_regions(d), key=lambda r: (r[2], r[1]))
-    for i, (label, path, base, size) in enumerate(regs):
-        for olabel, opath, obase, osize in regs[:i]:
-            if base < obase + osize and obase < base + size:
-                report(f"{path}.base", f"{label} [{h(base)}, {h(base + size)}) overlaps "
-                       f"{olabel} [{h(obase)}, {h(obase + osize)})\n"
-                       "why: one physical address cannot decode to two targets")
+    for (label, path, base, size), (olabel, _, obase, osize) in _overlaps(
+            (r[2], r[3], r) for r in regs):
+        report(f"{path}.base", f"{label} [{h(base)}, {h(base + size)}) overlaps "
+               f"{olabel} [{h(obase)}, {h(obase + osize)})\n"
+               "why: one physical address cannot decode to two targets")
 
 
 @rule
@@ -771,9 +789,9 @@ def window_rules(d, report):
         if w["base"] + w["size"] > top:
             report(f"layout.windows[{i}].size", f"window '{w['name']}' ends beyond the "
                    f"{d['isa']['word_bits']}-bit address space")
-        for j, o in enumerate(wins[:i]):
-            if o is not None and w["base"] < o["base"] + o["size"] and o["base"] < w["base"] + w["size"]:
-                report(f"layout.windows[{i}].base", f"window '{w['name']}' overlaps '{o['name']}'")
+    for (i, w), (_, o) in _overlaps((w["base"], w["size"], (i, w))
+                                    for i, w in enumerate(wins) if w is not None):
+        report(f"layout.windows[{i}].base", f"window '{w['name']}' overlaps '{o['name']}'")
     for kind in ("unmapped_cached", "mapped_kernel"):
         if len(by_kind.get(kind, [])) != 1:
             report("layout.windows", f"exactly one window of kind {kind} is needed, found "

@@ -46,6 +46,9 @@ class SpecValue:
     kind: str                       # "derived" (never stated) or "default" (unless stated)
     how: str                        # what it is computed from (messages, spec reference)
     compute: Callable[[dict[str, Any]], Any]   # None: cannot be computed (left unset)
+    #: the spec keys it is computed from: a message about a value that was not
+    #: stated points at the first of them that was (file and line)
+    inputs: tuple[str, ...] = ()
 
 
 def _endian(d: dict[str, Any]) -> dict[str, str] | None:
@@ -59,30 +62,36 @@ def _task_size(d: dict[str, Any]) -> int | None:
 
 SPEC_VALUES: tuple[SpecValue, ...] = (
     SpecValue("arch.defconfig", "default", "<arch.name>_defconfig",
-              lambda d: f"{d['arch']['name']}_defconfig" if d["arch"]["name"] else None),
+              lambda d: f"{d['arch']['name']}_defconfig" if d["arch"]["name"] else None,
+              ("arch.name",)),
     SpecValue("arch.uts_machine", "default", "arch.name",
-              lambda d: d["arch"]["name"] or None),
+              lambda d: d["arch"]["name"] or None, ("arch.name",)),
     SpecValue("mmu.big_page_size", "derived", "page_size x levels[1].entries",
-              lambda d: d["mmu"]["page_size"] * d["mmu"]["levels"][1]["entries"]),
+              lambda d: d["mmu"]["page_size"] * d["mmu"]["levels"][1]["entries"],
+              ("mmu.page_size", "mmu.levels[1].entries")),
     SpecValue("mmu.ptpr_shift", "derived", "log2(levels[0].align)",
-              lambda d: d["mmu"]["levels"][0]["align"].bit_length() - 1),
+              lambda d: d["mmu"]["levels"][0]["align"].bit_length() - 1,
+              ("mmu.levels[0].align",)),
     SpecValue("mmu.tlb.asid_bits", "derived", "tlb.entryhi.asid.width",
-              lambda d: d["mmu"]["tlb"]["entryhi"]["asid"]["width"]),
+              lambda d: d["mmu"]["tlb"]["entryhi"]["asid"]["width"],
+              ("mmu.tlb.entryhi.asid.width",)),
     SpecValue("layout.kernel_link_address", "derived",
               "page_offset + kernel_phys_start - phys_offset",
               lambda d: d["layout"]["page_offset"] + d["layout"]["kernel_phys_start"]
-              - d["layout"]["phys_offset"]),
-    SpecValue("layout.task_size", "default", "layout.page_offset", _task_size),
+              - d["layout"]["phys_offset"],
+              ("layout.page_offset", "layout.kernel_phys_start", "layout.phys_offset")),
+    SpecValue("layout.task_size", "default", "layout.page_offset", _task_size,
+              ("layout.page_offset",)),
     SpecValue("isa.endian", "derived", "from isa.endianness: the -EL/-EB flag, the linker "
               "emulation (elf32ltsmip/elf32btsmip), ELF data and the __MIPSEL__/__MIPSEB__ macro",
-              lambda d: dict(_endian(d)) if _endian(d) else None),
+              lambda d: dict(_endian(d)) if _endian(d) else None, ("isa.endianness",)),
     SpecValue("abi.elf.data", "derived", "lsb/msb from isa.endianness",
-              lambda d: _endian(d)["elf_data"] if _endian(d) else None),
+              lambda d: _endian(d)["elf_data"] if _endian(d) else None, ("isa.endianness",)),
     SpecValue("isa.cross_compile", "default", "the usual prefixes of isa.family and "
               "isa.endianness (mipsel-linux-gnu-, mipsel-unknown-elf-, mipsel-elf- for a "
               "little-endian mips32)",
               lambda d: list(CROSS_PREFIXES.get((d["isa"]["family"], d["isa"]["endianness"]), []))
-              if _endian(d) else None),
+              if _endian(d) else None, ("isa.endianness", "isa.family")),
 )
 SPEC_VALUES_BY_PATH = {v.path: v for v in SPEC_VALUES}
 

@@ -44,8 +44,10 @@ class SpecError(PortkitError):
 
     exit_code = 2
 
-    def __init__(self, diagnostics: list[Diagnostic]):
+    def __init__(self, diagnostics: list[Diagnostic], what: str = "spec"):
         self.diagnostics = sorted(set(diagnostics))
+        #: what was read: "spec", or the file (a layer.yaml) the problems are in
+        self.what = what
         super().__init__(self._format())
 
     def _format(self) -> str:
@@ -53,7 +55,7 @@ class SpecError(PortkitError):
         lines = [f"error: {d}" for d in self.diagnostics[:MAX_SHOWN_ERRORS]]
         if n > MAX_SHOWN_ERRORS:
             lines.append(f"... and {n - MAX_SHOWN_ERRORS} more errors not shown")
-        lines.append(f"{n} error{'s' if n != 1 else ''} in spec; nothing written.")
+        lines.append(f"{n} error{'s' if n != 1 else ''} in {self.what}; nothing written.")
         return "\n".join(lines)
 
 

@@ -16,13 +16,25 @@ A layer is a directory of kernel files (``overrides/<name>/``) with a
     kbuild:                       # objects built only with a kernel option
       drivers/disk.o: VENDOR_DISK   # (defined in a Kconfig file of the layer)
 
+Where a layer may be (``load_layers``): in the project. A layer path never
+climbs out with ``..`` (the schema refuses it), a layer directory, or any
+file or directory in it, that is a symbolic link leading outside the project
+is refused, and a layer directory without a ``layer.yaml`` is refused: nothing
+outside the project is read or copied because a path said so.
+
+``layer.yaml`` is read like the spec (``generator.yamlio`` and the spec's
+walker against ``LAYER_SCHEMA``): duplicate keys, unknown keys and tags,
+values of the wrong type, aliases that expand too far are errors naming the
+file, line and key.
+
 The contract (``check_contract``), enforced before anything is rendered:
 
 * every file a layer says it provides exists in the layer;
-* for each key of ``CONTRACT_KEYS``: if layers declare it in ``implements``,
-  the spec's value is one of theirs; if none does but a layer provides a
-  responsibility that depends on the key, that is refused too (the code was
-  written for some value nobody stated);
+* for each key of ``CONTRACT_KEYS``: every layer of the stack that declares
+  it in ``implements`` supports the spec's value (the code of each of them
+  runs; one layer supporting it is not enough); if none does but a layer
+  provides a responsibility that depends on the key, that is refused too
+  (the code was written for some value nobody stated);
 * every name in ``relies_on`` exists in the spec (a key of the mapping, or
   the ``name`` of an item of the list, at that path);
 * every ``kbuild`` object has its source in the layer, and its option is a
@@ -39,14 +51,16 @@ panic naming the responsibility if reached.
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .errors import Diagnostic, PortkitError, SpecError
+from . import schema as S
+from . import yamlio
+from .errors import Diagnostic, LayoutError, PortkitError, SpecError
 
 
 @dataclass(frozen=True)
@@ -64,7 +78,7 @@ CONTRACT_FILE = Path(__file__).with_name("contract.yaml")
 
 
 def _load_contract(path: Path = CONTRACT_FILE):
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = yamlio.load_plain(path, f"generator/{path.name}", "contract")
     resps = []
     for key, r in raw["responsibilities"].items():
         cond = r.get("needed_if")
@@ -89,8 +103,42 @@ BY_KEY = {r.key: r for r in RESPONSIBILITIES}
 
 META_KEYS = ("description", "provides", "implements", "relies_on", "bindings", "kbuild")
 #: kbuild: object (path in the arch directory) -> the kernel option that builds it.
-KBUILD_OBJECT = r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.o"
+KBUILD_OBJECT = r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\.o"
 KCONFIG_SYMBOL = r"[A-Z0-9_]+"
+#: A file of a layer, relative to it (no '..', no hidden component).
+LAYER_FILE = r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*"
+#: A spec key path such as isa.endianness.
+SPEC_PATH = r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*"
+
+
+def _layer_schema() -> S.Map:
+    from .bindings import BINDINGS_SCHEMA  # noqa: PLC0415 (bindings imports nothing of ours)
+
+    return S.Map(doc="layer.yaml", fields={
+        "description": S.Text(doc="one-line description", default=""),
+        "provides": S.Table(doc="responsibility -> the files of this layer that implement it",
+                            default={}, key_doc="a responsibility name",
+                            value=S.List(doc="files of the layer", scalar_ok=True, item=S.Str(
+                                pattern=LAYER_FILE,
+                                pattern_doc="a file of the layer (a relative path without '..')"))),
+        "implements": S.Table(doc="contract key -> the spec values this layer's code supports",
+                              default={}, key_pattern=SPEC_PATH, key_doc="a spec key path",
+                              value=S.List(doc="values", scalar_ok=True, item=S.Scalar(
+                                  doc="a spec value (string, number or boolean)"))),
+        "relies_on": S.Table(doc="spec path -> the names this layer's code uses", default={},
+                             key_pattern=SPEC_PATH, key_doc="a spec key path",
+                             value=S.List(doc="names", scalar_ok=True, item=S.Str(
+                                 pattern=S.C_IDENT, pattern_doc="a name (an identifier)"))),
+        "bindings": BINDINGS_SCHEMA,
+        "kbuild": S.Table(doc="object -> the kernel option that builds it", default={},
+                          key_pattern=KBUILD_OBJECT, key_doc="an object path (dir/name.o)",
+                          value=S.Str(pattern=KCONFIG_SYMBOL,
+                                      pattern_doc="a Kconfig symbol without CONFIG_")),
+    })
+
+
+#: What a layer.yaml may hold (see the module doc).
+LAYER_SCHEMA = _layer_schema()
 
 
 class ContractError(PortkitError):
@@ -111,6 +159,11 @@ def _yaml(value: Any) -> str:
     return str(value)
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Spec value equality that does not take true for 1."""
+    return isinstance(a, bool) == isinstance(b, bool) and a == b
+
+
 def _lookup(data: Any, path: str) -> tuple[bool, Any]:
     cur = data
     for part in path.split("."):
@@ -129,54 +182,120 @@ def _names_at(value: Any) -> set[str]:
     return set()
 
 
+def _spec_field(path: str) -> S.Field | None:
+    """The schema field of a spec key path (None: no such key)."""
+    f: S.Field = S.SPEC
+    for part in path.split("."):
+        if not isinstance(f, S.Map) or part not in f.fields:
+            return None
+        f = f.fields[part]
+    return f
+
+
+def _value_problem(f: S.Field, value: Any) -> str | None:
+    """Why ``value`` can never be the spec's value of a key of schema ``f``."""
+    if isinstance(f, S.Bool):
+        return None if isinstance(value, bool) else "expected true or false"
+    if isinstance(f, S.Int):
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "expected an integer"
+        if f.choices is not None and value not in f.choices:
+            return "expected one of " + ", ".join(map(str, f.choices))
+        return None
+    if isinstance(f, S.Str):
+        if not isinstance(value, str):
+            return "expected a string (quote it: \"6.1\")"
+        if f.choices is not None and value not in f.choices:
+            close = difflib.get_close_matches(value, list(f.choices), n=1, cutoff=0.6)
+            tip = f" (did you mean '{close[0]}'?)" if close else ""
+            return "expected one of " + ", ".join(f.choices) + tip
+    return None
+
+
+def _empty_meta() -> dict[str, Any]:
+    return {"provides": {}, "implements": {}, "relies_on": {}, "description": "",
+            "bindings": {}, "kbuild": {}, "lines": {}}
+
+
 def read_meta(path: Path, display: str) -> dict[str, Any]:
-    """layer.yaml of a layer directory ({} when there is none), shape-checked."""
+    """layer.yaml of a layer directory, checked like a spec (see the module doc).
+
+    A directory that does not exist has no meta ({}): the arch's own default
+    layer may be absent. One that exists must have a layer.yaml."""
+    from .spec import Walker  # noqa: PLC0415
+
     meta_file = path / "layer.yaml"
     shown = f"{display}/layer.yaml"
+    if not path.exists():
+        return _empty_meta()
     if not meta_file.is_file():
-        return {"provides": {}, "implements": {}, "relies_on": {}, "description": "",
-                "bindings": {}, "kbuild": {}}
-    try:
-        meta = yaml.safe_load(meta_file.read_text(encoding="utf-8")) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1
-        raise ContractError([f"{shown}:{line}: cannot read: {exc}"]) from None
-    problems = []
-    if not isinstance(meta, dict):
-        raise ContractError([f"{shown}: expected a mapping with keys {', '.join(META_KEYS)}"])
-    for key in meta:
-        if key not in META_KEYS:
-            problems.append(f"{shown}: unknown key '{key}'; allowed: {', '.join(META_KEYS)}")
-    for key in ("provides", "implements", "relies_on"):
-        table = meta.setdefault(key, {}) or {}
-        meta[key] = table
-        if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
-            problems.append(f"{shown}: {key}: expected a mapping of lists")
-    for resp in meta.get("provides", {}) if isinstance(meta.get("provides"), dict) else ():
+        raise LayoutError([f"{display}/: a layer directory without layer.yaml; a layer states "
+                           "there what it provides and implements (see generator/layers.py)"])
+    node = yamlio.compose_file(meta_file, shown, "layer.yaml")
+    walker = Walker(shown, what="layer.yaml")
+    if node is None:
+        meta = _empty_meta()
+    else:
+        meta = walker.walk(LAYER_SCHEMA, node, "")
+    diags = list(walker.diags)
+    if meta is None:  # not a mapping: reported
+        raise SpecError(diags, what=shown)
+
+    def report(key: str, message: str) -> None:
+        p = key
+        while p and p not in walker.lines:
+            p = p.rpartition(".")[0]
+        diags.append(Diagnostic(shown, walker.lines.get(p, 1), key, message))
+
+    for table in ("provides", "implements", "relies_on", "kbuild"):
+        meta[table] = {k: v for k, v in (meta.get(table) or {}).items() if v is not None}
+    for resp in meta["provides"]:
         if resp not in BY_KEY:
-            problems.append(f"{shown}: provides: unknown responsibility '{resp}'; known: "
-                            + ", ".join(BY_KEY))
-    for key in meta.get("implements", {}) if isinstance(meta.get("implements"), dict) else ():
+            close = difflib.get_close_matches(resp, list(BY_KEY), n=1, cutoff=0.6)
+            tip = f" (did you mean '{close[0]}'?)" if close else ""
+            report(f"provides.{resp}", f"unknown responsibility '{resp}'{tip}; known: "
+                   + ", ".join(BY_KEY))
+    for key, values in meta["implements"].items():
         if key not in CONTRACT_KEYS:
-            problems.append(f"{shown}: implements: '{key}' is not a contract key; known: "
-                            + ", ".join(CONTRACT_KEYS))
+            close = difflib.get_close_matches(key, list(CONTRACT_KEYS), n=1, cutoff=0.6)
+            tip = f" (did you mean '{close[0]}'?)" if close else ""
+            report(f"implements.{key}", f"'{key}' is not a contract key{tip}; known: "
+                   + ", ".join(CONTRACT_KEYS))
+            continue
+        f = _spec_field(key)
+        for i, value in enumerate(values):
+            problem = _value_problem(f, value) if f is not None and value is not None else None
+            if problem:
+                report(f"implements.{key}[{i}]", f"{problem}, found {_yaml(value)} "
+                       f"(the spec's {key} can never be that)")
     from .bindings import read_bindings  # noqa: PLC0415
 
-    meta["bindings"], more = read_bindings(meta.get("bindings"), display)
-    problems += more
-    kbuild = meta.get("kbuild") or {}
-    if not isinstance(kbuild, dict):
-        problems.append(f"{shown}: kbuild: expected a mapping of object -> kernel option")
-        kbuild = {}
-    for obj, sym in kbuild.items():
-        if not re.fullmatch(KBUILD_OBJECT, str(obj)) or not re.fullmatch(KCONFIG_SYMBOL, str(sym)):
-            problems.append(f"{shown}: kbuild: '{obj}: {sym}': expected dir/name.o: OPTION "
-                            "(a Kconfig symbol without CONFIG_)")
-    meta["kbuild"] = kbuild
-    if problems:
-        raise ContractError(problems)
-    meta.setdefault("description", "")
+    meta["bindings"] = read_bindings(meta.get("bindings"), display, report)
+    meta["lines"] = walker.lines
+    if diags:
+        raise SpecError(diags, what=shown)
     return meta
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def escaping_links(base: Path, root: Path, display: str) -> list[str]:
+    """Symbolic links under ``base`` (or ``base`` itself) that lead outside ``root``."""
+    root = root.resolve()
+    out = []
+    if base.is_symlink() and not _inside(base.resolve(), root):
+        return [f"{display}/: a symbolic link leading outside the project; nothing outside "
+                "the project is read or copied"]
+    for dirpath, dirnames, filenames in os.walk(base):
+        for name in dirnames + filenames:
+            p = Path(dirpath, name)
+            if p.is_symlink() and not _inside(p.resolve(), root):
+                rel = p.relative_to(base).as_posix()
+                out.append(f"{display}/{rel}: a symbolic link leading outside the project; "
+                           "nothing outside the project is read or copied")
+    return sorted(out)
 
 
 def load_layers(project) -> list:
@@ -185,20 +304,36 @@ def load_layers(project) -> list:
 
     layers, names = [], {}
     spec = project.spec
+    root = Path(project.root).resolve()
     for key, path in project.layer_dirs():
         path = Path(path)
         display = rel_display(path, project.root)
         name = path.name
+        real = path.resolve()
+        if not _inside(real, root):
+            as_named = Path(os.path.abspath(path))  # before symbolic links are followed
+            how = "is a symbolic link leading" if _inside(
+                as_named, Path(os.path.abspath(project.root))) else "lies"
+            raise SpecError([spec.diag(key, f"override layer directory {display}/ {how} outside "
+                                            "the project; layers must lie in the project "
+                                            "(nothing outside it is read or copied)")])
         if not path.is_dir():
             # The arch's own default layer may be absent (an arch without hand code).
-            if key == "arch.name":
-                layers.append(Layer(name, path, display, read_meta(path, display)))
+            if key == "arch.name" and not path.exists():
+                layers.append(Layer(name, path, display, _empty_meta()))
                 continue
             raise SpecError([spec.diag(key, f"override layer directory {display}/ does not exist")])
+        if not (path / "layer.yaml").is_file():
+            raise SpecError([spec.diag(key, f"override layer directory {display}/ has no "
+                                            "layer.yaml; a layer states there what it provides "
+                                            "and implements (see generator/layers.py)")])
         if name in names:
             raise SpecError([spec.diag(key, f"two layers named '{name}' ({names[name]} and "
                                             f"{display}); layer directory names must differ")])
         names[name] = display
+        links = escaping_links(path, root, display)
+        if links:
+            raise LayoutError(links)
         layers.append(Layer(name, path, display, read_meta(path, display)))
     return layers
 
@@ -223,18 +358,24 @@ def check_contract(project) -> None:
 
     for layer in project.layers:
         shown = f"{layer.display}/layer.yaml"
+        lines = layer.meta.get("lines", {})
+
+        def where(key: str) -> str:
+            return f"{shown}:{lines.get(key, 1)}: {key}"
+
         for resp, files in layer.meta["provides"].items():
-            for f in files:
+            for i, f in enumerate(files):
                 if not (layer.path / f).is_file():
-                    msgs.append(f"{shown}: provides {resp}: file {layer.display}/{f} does not exist")
+                    msgs.append(f"{where(f'provides.{resp}[{i}]')}: provides {resp}: file "
+                                f"{layer.display}/{f} does not exist")
         for obj, sym in layer.meta["kbuild"].items():
             stem = obj[:-2]
             if not any((layer.path / f"{stem}{ext}").is_file()
                        for ext in (".c", ".S", ".c.j2", ".S.j2")):
-                msgs.append(f"{shown}: kbuild: {obj}: the layer has no {stem}.c or {stem}.S")
+                msgs.append(f"{where(f'kbuild.{obj}')}: the layer has no {stem}.c or {stem}.S")
             if not any(re.search(rf"^\s*(?:menu)?config\s+{sym}\s*$", k.read_text(errors="replace"),
                                  re.MULTILINE) for k in layer.path.rglob("Kconfig*")):
-                msgs.append(f"{shown}: kbuild: {obj}: option {sym} is not defined in a Kconfig "
+                msgs.append(f"{where(f'kbuild.{obj}')}: option {sym} is not defined in a Kconfig "
                             f"file of {layer.display}")
         for path, names in layer.meta["relies_on"].items():
             found, value = _lookup(data, path)
@@ -254,13 +395,25 @@ def check_contract(project) -> None:
             continue
         declaring = [layer for layer in project.layers if key in layer.meta["implements"]]
         if declaring:
-            ok = [layer for layer in declaring if value in layer.meta["implements"][key]]
-            if not ok:
+            # Every declaring layer's code runs: each must support the value.
+            bad = [layer for layer in declaring
+                   if not any(_same(value, v) for v in layer.meta["implements"][key])]
+            if len(bad) == len(declaring):
                 who = "; ".join(f"{layer.display} implements "
                                 + ", ".join(map(_yaml, layer.meta["implements"][key]))
                                 for layer in declaring)
                 msgs.append(f"{at(key)}: the spec asks for {_yaml(value)}, which no layer implements "
                             f"({who})")
+            elif bad:
+                who = "; ".join(f"{layer.display} implements only "
+                                + ", ".join(map(_yaml, layer.meta["implements"][key]))
+                                for layer in bad)
+                good = ", ".join(layer.display for layer in declaring if layer not in bad)
+                msgs.append(f"{at(key)}: the spec asks for {_yaml(value)}, which "
+                            + " and ".join(layer.display for layer in bad)
+                            + (" does" if len(bad) == 1 else " do")
+                            + f" not implement ({who}); every layer that states {key} "
+                            f"under implements: must support the value, not only {good}")
             continue
         users = sorted({prov[r].display for r in resps if prov[r] is not None})
         if users:

@@ -18,9 +18,12 @@ sha256 every file is about to get. If the run dies anywhere (even kill -9),
 the next run finds the journal and accepts a file holding either its
 manifest content or its journal content as portkit's own, so it completes
 the interrupted generation without ``--force``; temporary files left behind
-are removed. A file matching neither is still a hand edit. The journal is
-deleted once the manifest is written. Concurrent runs on one output
-directory are serialized by a lock (flock on OUTDIR itself).
+are removed. A file matching neither is still a hand edit. The journal
+holds one entry per arch: a run removes its own arch's entry once the
+manifest is written (the file when no other arch's is left), and keeps the
+entries of other arches, whose killed generations the next run of that arch
+still has to finish. Concurrent runs on one output directory are
+serialized by a lock (flock on OUTDIR itself).
 """
 
 from __future__ import annotations
@@ -53,13 +56,27 @@ def lock_outdir(outdir: Path):
     return fd
 
 
-def load_journal(outdir: Path, arch: str) -> dict[str, str | None]:
-    """path -> sha256 an interrupted run was writing (None: it was removing it)."""
+def _load_journals(outdir: Path) -> dict[str, dict[str, str | None]]:
+    """arch -> its interrupted run's entries, for every arch of the journal."""
     try:
         data = json.loads((outdir / JOURNAL_NAME).read_text(encoding="utf-8"))
-        return dict(data.get("arches", {}).get(arch, {}))
-    except (OSError, ValueError, AttributeError):
+        arches = data.get("arches", {})
+        return {a: dict(e) for a, e in arches.items() if isinstance(e, dict)} \
+            if isinstance(arches, dict) else {}
+    except (OSError, ValueError, AttributeError, TypeError):
         return {}
+
+
+def load_journal(outdir: Path, arch: str) -> dict[str, str | None]:
+    """path -> sha256 an interrupted run was writing (None: it was removing it)."""
+    return _load_journals(outdir).get(arch, {})
+
+
+def _write_journals(path: Path, journals: dict[str, dict[str, str | None]]) -> None:
+    if journals:
+        _atomic_write(path, dump_manifest({"arches": journals}), 0o644)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def sha256(data: bytes) -> str:
@@ -250,8 +267,9 @@ def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> 
     journal_path = plan.outdir / JOURNAL_NAME
     if plan.changes:
         entries = {ch.path: (sha256(ch.new.data) if ch.new else None) for ch in plan.changes}
-        old = load_journal(plan.outdir, plan.arch)  # an earlier interrupted run's entries stay
-        _atomic_write(journal_path, dump_manifest({"arches": {plan.arch: {**old, **entries}}}), 0o644)
+        journals = _load_journals(plan.outdir)  # other arches' and earlier runs' entries stay
+        journals[plan.arch] = {**journals.get(plan.arch, {}), **entries}
+        _write_journals(journal_path, journals)
     for ch in plan.changes:
         target = plan.outdir / ch.path
         if ch.kind == "remove":
@@ -269,7 +287,10 @@ def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> 
             log("wrote" if ch.kind == "changed" else "created", ch.path)
     if plan.manifest_changed:
         _atomic_write(plan.outdir / MANIFEST_NAME, plan.manifest_new, 0o644)
-    journal_path.unlink(missing_ok=True)
+    journals = _load_journals(plan.outdir)
+    if plan.arch in journals or (journal_path.exists() and not journals):
+        journals.pop(plan.arch, None)  # this arch's generation is complete; others' stay
+        _write_journals(journal_path, journals)
     return written, len(plan.unchanged), removed
 
 

@@ -45,9 +45,9 @@ def _type(f: S.Field) -> str:
         if f.choices is not None:
             return f"{base}, one of {', '.join(map(str, f.choices))}"
         if f.min is not None and f.max is not None:
-            return f"{base} {f.min}..{f.max}"
+            return f"{base} {S.bound_text(f.min)}..{S.bound_text(f.max)}"
         if f.min is not None:
-            return f"{base} >= {f.min}"
+            return f"{base} >= {S.bound_text(f.min)}"
         return base
     if isinstance(f, S.Str):
         if f.choices is not None:

@@ -162,6 +162,15 @@ class Project:
         return [("arch.name", self.root / "overrides" / self.arch)]
 
     def sources(self) -> list[Source]:
+        from .layers import escaping_links  # noqa: PLC0415
+
+        links = escaping_links(self.templates_dir, self.root, "templates") \
+            if self.templates_dir.exists() else []
+        for layer in self.layers:
+            if layer.path.exists():
+                links += escaping_links(layer.path, self.root, layer.display)
+        if links:  # checked when the layers were loaded; templates/ and later changes here
+            raise LayoutError(links)
         out = []
         for rel in _walk(self.templates_dir):
             out.append(Source("template", rel, self.templates_dir / rel,

@@ -17,17 +17,16 @@ it is ever reached. ``--status`` lists them; port them one by one into
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import yaml
 
+from . import yamlio
 from .errors import PortkitError
 from .layers import BY_KEY, CONTRACT_KEYS
 from .render import Project
+from .schema import arch_name_problem
 from .spec import load_spec
-
-NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
 
 
 class ScaffoldError(PortkitError):
@@ -97,8 +96,9 @@ def _inherited_bindings(dropped) -> str:
     """The dropped base arch layer's bindings: the inherited devices keep their
     properties (and device-tree nodes) until the new layer drives its own."""
     meta_file = dropped.path / "layer.yaml"
-    raw = yaml.safe_load(meta_file.read_text(encoding="utf-8")) if meta_file.is_file() else None
-    bindings = (raw or {}).get("bindings")
+    raw = yamlio.load_plain(meta_file, f"{dropped.display}/layer.yaml", "layer.yaml") \
+        if meta_file.is_file() else None
+    bindings = raw.get("bindings") if isinstance(raw, dict) else None
     if not bindings:
         return ""
     return (f"# The properties of the devices inherited from the base spec, copied from\n"
@@ -112,9 +112,9 @@ def _rel(path: Path, start: Path) -> str:
 
 
 def scaffold(root: Path, name: str, from_spec: Path, out: Path | None, quiet: bool = False) -> int:
-    if not NAME_RE.fullmatch(name):
-        raise ScaffoldError(f"error: --new {name!r}: an arch name is a lowercase identifier "
-                            "([a-z][a-z0-9_]*)")
+    problem = arch_name_problem(name)
+    if problem:  # the rule of arch.name in a spec (generator/schema.py)
+        raise ScaffoldError(f"error: --new: {problem}\nnothing written.")
     base = load_spec(from_spec, display=str(from_spec))
     base_project = Project(root, base)
     if name == base_project.arch:

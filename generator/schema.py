@@ -15,6 +15,7 @@ Types
   Map     fixed set of keys (unknown keys are errors)
   Table   open set of keys (names chosen by the spec author) -> ``value``
   Value   any scalar or list of scalars, checked elsewhere (device properties)
+  Scalar  any one scalar (string, number, boolean): the values a layer implements
 
 A field with a ``default`` is optional; ``required=False`` without a default
 normalizes to None so templates can write ``{% if x %}``.
@@ -22,6 +23,9 @@ normalizes to None so templates can write ``{% if x %}``.
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,11 +52,78 @@ GENERIC_COMPATIBLES = ("ns16550a", "ns16550", "ns16450", "ns8250")
 DT_COMPATIBLE = r"[a-zA-Z0-9_.+-]+,[a-zA-Z0-9_.,+-]+|" + "|".join(GENERIC_COMPATIBLES)
 #: Free text that lands in Makefile/Kconfig comments, Kconfig strings, C and
 #: device-tree strings and comments: one line, nothing that ends a string or
-#: comment or starts a make expansion.
+#: comment or starts a make expansion (the pattern), and no character that
+#: is invisible or reorders what is shown (``text_problem``: bidi controls
+#: such as U+202E could make a comment read as something else).
 TEXT = r'(?!.*\*/)[^\x00-\x1f\x7f"\\$`]*'
 
-TEXT_DOC = ('one line of text without quotes, backslashes, "$", backquotes, "*/" or '
-            'control characters')
+TEXT_DOC = ('one line of text without quotes, backslashes, "$", backquotes, "*/", '
+            'control characters or invisible formatting characters (bidi controls)')
+
+#: Free text that lands only in C comments: one line that does not end the comment.
+COMMENT = r'(?!.*\*/)[^\x00-\x1f\x7f]*'
+COMMENT_DOC = ('one line of text without "*/", control characters or invisible formatting '
+               'characters (bidi controls)')
+
+#: Unicode categories refused in free text: control, format (bidi controls,
+#: zero-width characters), line and paragraph separators, surrogates.
+HIDDEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs")
+
+
+def hidden_char_problem(value: str) -> str | None:
+    """The first control or invisible formatting character of ``value``, if any."""
+    for i, ch in enumerate(value):
+        if unicodedata.category(ch) in HIDDEN_CATEGORIES:
+            name = unicodedata.name(ch, "a control character")
+            return (f"character U+{ord(ch):04X} ({name}) at position {i + 1} is a control or "
+                    "invisible formatting character")
+    return None
+
+
+def text_problem(value: str) -> str | None:
+    """What makes ``value`` unfit as free text (None: nothing); see ``TEXT``."""
+    if not re.fullmatch(TEXT, value):
+        return "it holds a quote, backslash, \"$\", backquote, \"*/\" or a control character"
+    return hidden_char_problem(value)
+
+
+#: Names Linux uses under arch/ (6.1, earlier series, and the ARCH= aliases
+#: its Makefile maps to one of them): an arch named so would be built as, or
+#: copied over, that architecture.
+LINUX_ARCH_NAMES = frozenset((
+    "alpha", "arc", "arm", "arm26", "arm64", "avr32", "blackfin", "c6x", "cris", "csky",
+    "frv", "h8300", "hexagon", "i386", "ia64", "loongarch", "m32r", "m68k", "m68knommu",
+    "metag", "microblaze", "mips", "mn10300", "nds32", "nios2", "openrisc", "parisc",
+    "parisc64", "powerpc", "ppc", "ppc64", "riscv", "s390", "score", "sh", "sh64", "sparc",
+    "sparc32", "sparc64", "tile", "um", "unicore32", "v850", "x86", "x86_64", "xtensa",
+))
+#: Longer than any Linux arch name (the longest is 10: microblaze); it is also
+#: the default uts_machine (at most UTS_MACHINE_MAX) and part of file names.
+ARCH_NAME_MAX = 32
+#: ``uname -m``: struct new_utsname's machine[__NEW_UTS_LEN + 1], 64 characters and a NUL.
+UTS_MACHINE_MAX = 64
+ARCH_NAME_DOC = (f"a lowercase identifier ([a-z][a-z0-9_]*) of at most {ARCH_NAME_MAX} "
+                 "characters that Linux does not use under arch/")
+
+
+def arch_name_problem(name: str) -> str | None:
+    """The one rule for arch names (arch.name, --new NAME); None when ``name`` is fine."""
+    if not re.fullmatch(LOWER_IDENT, name):
+        return f"{name[:40]!r} is not a lowercase identifier ([a-z][a-z0-9_]*)"
+    if len(name) > ARCH_NAME_MAX:
+        return f"'{name[:20]}...' has {len(name)} characters; the limit is {ARCH_NAME_MAX}"
+    if name in LINUX_ARCH_NAMES:
+        return (f"'{name}' is a name Linux already uses under arch/ (or an ARCH= alias of "
+                "one); the port would be built as, or copied over, that architecture")
+    return None
+
+
+#: A file name portkit writes (defconfig, ...): no '.' or '..', no hidden file.
+FILE_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]*"
+#: A layer: a name (overrides/<name>/) or a path relative to the spec file,
+#: never leaving it upwards ('..') or naming a hidden directory.
+LAYER_PATH = r"(?:\./)?[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*/?"
+LAYER_PATH_DOC = "a layer name or a path relative to the spec file, without '..'"
 #: A compiler/linker flag: one word, no make or shell syntax.
 FLAG = r"-[A-Za-z0-9_=.,+/:-]+|[A-Za-z0-9_.][A-Za-z0-9_=.,+/:-]*"
 FLAG_DOC = "a single compiler/linker flag (letters, digits and _=.,+/:- only)"
@@ -65,13 +136,18 @@ COMPATIBLE_HINT = (
 )
 
 
+def bound_text(n: int) -> str:
+    """A bound as people write it: small numbers in decimal, addresses in hex."""
+    return f"0x{n:x}" if n >= 0x10000 else str(n)
+
+
 def range_text(lo: int | None, hi: int | None) -> str:
     """An integer's bounds, for messages: ' in 0..5', ' >= 0', ' <= 5' or ''."""
     if lo is not None and hi is not None:
-        return f" in {lo}..{hi}"
+        return f" in {bound_text(lo)}..{bound_text(hi)}"
     if lo is not None:
-        return f" >= {lo}"
-    return f" <= {hi}" if hi is not None else ""
+        return f" >= {bound_text(lo)}"
+    return f" <= {bound_text(hi)}" if hi is not None else ""
 
 
 @dataclass(kw_only=True)
@@ -112,6 +188,19 @@ class Str(Field):
     pattern: str | None = None
     pattern_doc: str = ""
     hint: str = ""
+    max_len: int | None = None
+    #: a further rule: value -> what is wrong with it, or None
+    check: Callable[[str], str | None] | None = None
+
+
+def Text(**kw: Any) -> Str:
+    """Free text (see ``TEXT``)."""
+    return Str(pattern=TEXT, pattern_doc=TEXT_DOC, check=hidden_char_problem, **kw)
+
+
+def Comment(**kw: Any) -> Str:
+    """Free text that only lands in C comments (see ``COMMENT``)."""
+    return Str(pattern=COMMENT, pattern_doc=COMMENT_DOC, check=hidden_char_problem, **kw)
 
 
 @dataclass(kw_only=True)
@@ -133,6 +222,13 @@ class List(Field):
     min_len: int = 0
     max_len: int | None = None
     scalar_ok: bool = False
+    #: why the length is bounded (shown with a length error)
+    why: str = ""
+
+
+@dataclass(kw_only=True)
+class Scalar(Field):
+    """Any one scalar value (string, number or boolean)."""
 
 
 @dataclass(kw_only=True)
@@ -150,6 +246,7 @@ class Map(Field):
 class Table(Field):
     value: Field
     key_pattern: str = LOWER_IDENT
+    key_doc: str = ""
 
 
 def _reg(doc: str, **kw: Any) -> Str:
@@ -167,24 +264,32 @@ def _bitfield(doc: str, **kw: Any) -> Map:
 
 
 ARCH = Map(doc="identity of the port", fields={
-    "name": Str(doc="arch directory name (arch/<name>/)", pattern=LOWER_IDENT,
-                pattern_doc="a lowercase identifier"),
-    "description": Str(doc="one-line description", pattern=TEXT, pattern_doc=TEXT_DOC),
+    "name": Str(doc=f"arch directory name (arch/<name>/): at most {ARCH_NAME_MAX} characters, "
+                    "not a name Linux uses under arch/", pattern=LOWER_IDENT,
+                pattern_doc="a lowercase identifier", max_len=ARCH_NAME_MAX,
+                check=arch_name_problem),
+    "description": Text(doc="one-line description"),
     "kernel_series": Str(doc="Linux series targeted, e.g. \"6.1\" (quote it)",
                          pattern=r"\d+\.\d+", pattern_doc="a version such as \"6.1\""),
     "defconfig": Str(doc="name of the generated defconfig", required=False,
-                     pattern=r"[A-Za-z0-9_.-]+", pattern_doc="a file name"),
-    "uts_machine": Str(doc="uname -m", required=False, pattern=r"[A-Za-z0-9_.-]+",
-                       pattern_doc="a machine name"),
+                     pattern=FILE_NAME, max_len=100,
+                     pattern_doc="a file name (letters, digits, _.-; not starting with '.') "
+                                 "of at most 100 characters"),
+    "uts_machine": Str(doc="uname -m", required=False, pattern=FILE_NAME,
+                       max_len=UTS_MACHINE_MAX,
+                       pattern_doc=f"a machine name (letters, digits, _.-) of at most "
+                                   f"{UTS_MACHINE_MAX} characters (struct new_utsname)"),
     "overrides": Str(doc="the arch's own override layer, relative to the spec file "
-                         "(default: overrides/<name>/ in the project root)", required=False,
-                     pattern=r"[A-Za-z0-9_.][A-Za-z0-9_./-]*", pattern_doc="a relative path"),
+                         "(default: overrides/<name>/ in the project root); it must lie in "
+                         "the project", required=False,
+                     pattern=LAYER_PATH, pattern_doc="a path relative to the spec file, "
+                                                     "without '..'"),
     "layers": List(doc="override layers, lowest first: a name is overrides/<name>/ in the "
                        "project root, a path (with '/') is relative to the spec file; later "
                        "layers replace or extend files of earlier ones and of templates/ "
-                       "(default: [<name>])", required=False,
-                   item=Str(pattern=r"[A-Za-z0-9_.][A-Za-z0-9_./-]*",
-                            pattern_doc="a layer name or relative path"), min_len=1),
+                       "(default: [<name>]); every layer lies in the project and has a "
+                       "layer.yaml", required=False,
+                   item=Str(pattern=LAYER_PATH, pattern_doc=LAYER_PATH_DOC), min_len=1),
 })
 
 CP0_FIELD = Map(doc="a register field", fields={
@@ -227,8 +332,12 @@ ISA = Map(doc="instruction set and toolchain", fields={
 SYSCALL = Map(doc="system call convention", fields={
     "instruction": Str(doc="trapping instruction", choices=("syscall",)),
     "number_register": _reg("register holding the syscall number"),
-    "arg_registers": List(doc="argument registers, in order", item=_reg("argument register"),
-                          min_len=1, max_len=8),
+    "arg_registers": List(doc="argument registers, in order (arguments 5.. come from the "
+                              "stack, abi.syscall.stack_args)",
+                          item=_reg("argument register"), min_len=4, max_len=4,
+                          why="the syscall code takes arguments 1-4 from registers and 5.. from "
+                              "the caller's stack, as MIPS o32 does (syscall_get_arguments(), "
+                              "the entry's copy of the stack arguments)"),
     "stack_args": Map(doc="arguments passed on the caller's stack", required=False, fields={
         "count": Int(doc="number of stack arguments", min=0, max=8),
         "offset": Int(doc="byte offset of the first one from the user sp", min=0),
@@ -269,7 +378,7 @@ FRAME_SLOT = Map(doc="one struct pt_regs slot", fields={
     "name": Str(doc="C member name", pattern=C_IDENT, pattern_doc="a C identifier"),
     "words": Int(doc="size in 32-bit words", min=1, default=1),
     "user": Bool(doc="also part of user_regs_struct", default=False),
-    "doc": Str(doc="comment", required=False),
+    "doc": Comment(doc="comment", required=False),
 })
 
 ABI = Map(doc="user/kernel ABI", fields={
@@ -289,13 +398,14 @@ LEVEL = Map(doc="one page-table level", fields={
 
 PTE_BIT = Map(doc="one PTE flag", fields={
     "bit": Int(doc="bit number in the flag word", min=0, max=63),
-    "hw": Str(doc="hardware name of the bit", required=False),
+    "hw": Str(doc="hardware name of the bit", required=False, pattern=r"[A-Za-z][A-Za-z0-9_]*",
+              pattern_doc="a name (letters, digits, _)"),
     "set_by_hw": Bool(doc="the walker sets it by itself", default=False),
     "software": Bool(doc="software-only bit, ignored by the hardware", default=False),
     "pte1": Bool(doc="may be set in a present first-level big-page entry; false for "
                      "markers of non-present entries, which may then overlap pte1_ppn",
                  default=True),
-    "doc": Str(doc="comment", required=False),
+    "doc": Comment(doc="comment", required=False),
 })
 
 def _reg_fields(doc: str, **fields: str) -> Map:
@@ -349,22 +459,27 @@ MMU = Map(doc="memory management unit", fields={
     "tlb": TLB,
 })
 
+#: The highest virtual address: addresses are 32-bit unsigned longs (isa.word_bits
+#: is 32, see checks), so 2^32 itself does not exist.
+VA_MAX = 0xFFFFFFFF
+
 LAYOUT = Map(doc="virtual and physical memory layout", fields={
-    "page_offset": Int(doc="PAGE_OFFSET", min=0),
+    "page_offset": Int(doc="PAGE_OFFSET", min=0, max=VA_MAX),
     "task_size": Int(doc="TASK_SIZE (default: page_offset)", required=False, min=0),
     "phys_offset": Int(doc="physical address mapped at PAGE_OFFSET", min=0),
     "kernel_phys_start": Int(doc="physical load address of the kernel", min=0),
     "kernel_link_address": Derived(doc="virtual link address of the kernel"),
     "vmalloc_offset": Size(doc="gap between lowmem and vmalloc", min=0),
     "vmalloc_min_size": Size(doc="minimum vmalloc area", min=0),
-    "fixmap_top": Int(doc="top of the fixmap area", min=0),
+    "fixmap_top": Int(doc="top of the fixmap area (FIXADDR_TOP, an unsigned long)", min=0,
+                      max=VA_MAX),
     "windows": List(doc="fixed windows of the kernel half that the hardware maps by itself "
                         "(MIPS kseg0/kseg1) or through the TLB only (kseg2); required with "
                         "mmu.walker: software", required=False, min_len=1,
                     item=Map(doc="one fixed window", fields={
                         "name": Str(doc="window name (macros <NAME>_BASE/_SIZE)",
                                     pattern=LOWER_IDENT, pattern_doc="a lowercase identifier"),
-                        "base": Int(doc="virtual base", min=0, max=0xFFFFFFFF),
+                        "base": Int(doc="virtual base", min=0, max=VA_MAX),
                         "size": Size(doc="size in bytes", min=1),
                         "kind": Str(doc="what the window is",
                                     choices=("unmapped_cached", "unmapped_uncached",
@@ -394,8 +509,8 @@ DEVICE = Map(doc="one memory-mapped device", fields={
 
 PLATFORM = Map(doc="the board", fields={
     "name": Str(doc="board name (dts file name)", pattern=r"[a-z0-9][a-z0-9_.-]*",
-                pattern_doc="a lowercase file name"),
-    "model": Str(doc="device-tree model", pattern=TEXT, pattern_doc=TEXT_DOC),
+                pattern_doc="a lowercase file name of at most 100 characters", max_len=100),
+    "model": Text(doc="device-tree model"),
     "compatible": Str(doc="board compatible string", pattern=DT_COMPATIBLE,
                       pattern_doc="a 'vendor,model' string"),
     "address_cells": Int(doc="#address-cells", min=1, max=2),
@@ -426,8 +541,7 @@ PLATFORM = Map(doc="the board", fields={
 BOOT = Map(doc="boot protocol", fields={
     "entry_mmu_enabled": Bool(doc="MMU on at the kernel entry"),
     "dtb_register": _reg("register holding the DTB physical address"),
-    "bootargs": Str(doc="default kernel command line", default="", pattern=TEXT,
-                    pattern_doc=TEXT_DOC),
+    "bootargs": Text(doc="default kernel command line", default=""),
 })
 
 KERNEL = Map(doc="kernel configuration", fields={
@@ -435,7 +549,8 @@ KERNEL = Map(doc="kernel configuration", fields={
     "config": List(doc="extra defconfig lines", default=[],
                    item=Str(pattern=r'CONFIG_[A-Za-z0-9_]+=(?:[ynm]|-?[0-9]+|0x[0-9a-fA-F]+|"[^"\\\x00-\x1f$`]*")',
                              pattern_doc='a CONFIG_NAME=value line (value y, n, m, a number or '
-                                         'a "string" without quotes, backslashes or "$")')),
+                                         'a "string" without quotes, backslashes or "$")',
+                             check=hidden_char_problem)),
 })
 
 SPEC = Map(doc="arch-spec.yaml", fields={

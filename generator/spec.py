@@ -1,12 +1,15 @@
 """Load arch-spec.yaml into a normalized dict, keeping line numbers.
 
 Why not ``yaml.safe_load``: it loses line numbers and silently accepts
-duplicate keys. We ``yaml.compose`` the file (nodes carry marks) and walk the
-node tree against the declarative schema in ``generator.schema``, producing
-the normalized data (sizes as ints, defaults filled) plus a map from key path
+duplicate keys. ``generator.yamlio`` composes the file (nodes carry marks;
+size, encoding, characters and tags checked) and ``Walker`` walks the node
+tree against the declarative schema in ``generator.schema``, producing the
+normalized data (sizes as ints, defaults filled) plus a map from key path
 ("mmu.pte_bits.dirty.bit", "platform.devices[1].base") to line number.
 Every problem becomes a ``Diagnostic``; all of them are reported together
 (``SpecError``) after the cross-field rules of ``generator.checks`` ran.
+The same walker reads the layers' ``layer.yaml`` against their schema
+(``generator.layers.LAYER_SCHEMA``).
 """
 
 from __future__ import annotations
@@ -18,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from . import schema as S
-from .derive import derive_fields, how_derived
+from . import yamlio
+from .derive import SPEC_VALUES_BY_PATH, derive_fields, how_derived
 from .errors import Diagnostic, SpecError
 
 _SIZE_RE = re.compile(r"(0x[0-9a-f]+|\d+)\s*([kmgt])(?:i?b)?", re.IGNORECASE)
@@ -78,8 +81,18 @@ class Spec:
         """Directory of the spec file that stated ``path`` (relative paths resolve there)."""
         return self.chain.get(self.file_of(path), self.path.resolve()).parent
 
+    def _stated(self, path: str) -> str:
+        """The key a message about ``path`` points at: ``path`` if it was written; for
+        a computed value that was not, the first of its inputs that was (a derived
+        value is wrong because of what it is computed from)."""
+        if path not in self.lines and path in SPEC_VALUES_BY_PATH:
+            for source in SPEC_VALUES_BY_PATH[path].inputs:
+                if source in self.lines:
+                    return source
+        return path
+
     def file_of(self, path: str) -> str:
-        p = path
+        p = self._stated(path)
         while p:
             if p in self.files:
                 return self.files[p]
@@ -87,8 +100,9 @@ class Spec:
         return self.display
 
     def line_of(self, path: str) -> int:
-        """Line of ``path`` or, if it was not written, of its nearest ancestor."""
-        p = path
+        """Line of ``path`` or, if it was not written, of the input it is computed
+        from or of its nearest ancestor."""
+        p = self._stated(path)
         while p:
             if p in self.lines:
                 return self.lines[p]
@@ -108,11 +122,14 @@ def _file(node: Node, default: str) -> str:
     return name if name and not name.startswith("<") else default
 
 
-class _Walker:
-    """Walks YAML nodes against schema fields; collects diagnostics."""
+class Walker:
+    """Walks YAML nodes against schema fields; collects diagnostics.
 
-    def __init__(self, display: str):
+    ``what`` names the kind of file in messages ("spec", "layer.yaml")."""
+
+    def __init__(self, display: str, what: str = "spec"):
         self.display = display
+        self.what = what
         self.diags: list[Diagnostic] = []
         self.lines: dict[str, int] = {}
         self.files: dict[str, str] = {}
@@ -160,8 +177,9 @@ class _Walker:
         self.visited += 1
         if self.visited > MAX_SPEC_VALUES:
             raise SpecError([Diagnostic(_file(node, self.display), _line(node), path,
-                                        f"the spec expands to more than {MAX_SPEC_VALUES} values "
-                                        "(YAML aliases nested too deep?); refusing it")])
+                                        f"the {self.what} expands to more than {MAX_SPEC_VALUES} "
+                                        "values (YAML aliases nested too deep?); refusing it")],
+                            what="spec" if self.what == "spec" else self.display)
         if isinstance(f, S.Map):
             return self.walk_map(f, node, path)
         if isinstance(f, S.Table):
@@ -244,8 +262,9 @@ class _Walker:
             kpath = join_path(path, key)
             self.note(kpath, knode)
             if not re.fullmatch(f.key_pattern, key):
-                self.error(knode, kpath,
-                           f"expected a name matching {f.key_pattern}, found '{key}'")
+                want = f.key_doc or f"a name matching {f.key_pattern}"
+                found = self.describe(knode, self.scalar(knode, kpath)[1])
+                self.error(knode, kpath, f"expected {want} as key, found {found}")
                 continue
             out[key] = self.walk_value(f.value, vnode, kpath)
         return out
@@ -267,7 +286,8 @@ class _Walker:
                 want = f"at least {f.min_len}"
             else:
                 want = f"{f.min_len} to {f.max_len}"
-            self.error(node, path, f"expected {want} item(s), found {n}")
+            why = f"\nwhy: {f.why}" if f.why else ""
+            self.error(node, path, f"expected {want} item(s), found {n}{why}")
         out = []
         for i, item in enumerate(items):
             ipath = join_path(path, i)
@@ -313,9 +333,15 @@ class _Walker:
                 self.error(node, path, f"expected {self.expected(f)}, found {n}")
                 return None
             if (f.min is not None and n < f.min) or (f.max is not None and n > f.max):
-                self.error(node, path, f"expected {self.expected(f)}, found {n}")
+                shown = f"0x{n:x}" if str(node.value).strip().lower().startswith("0x") else n
+                self.error(node, path, f"expected {self.expected(f)}, found {shown}")
                 return None
             return n
+        if isinstance(f, S.Scalar):
+            if isinstance(value, (str, int, float, bool)):
+                return value
+            self.error(node, path, f"expected {f.doc or 'a value'}, found {found}")
+            return None
         if isinstance(f, S.Bool):
             if not isinstance(value, bool):
                 self.error(node, path, f"expected true or false, found {found}")
@@ -337,6 +363,14 @@ class _Walker:
                 tip = f"\nhint: {f.hint}" if f.hint else ""
                 self.error(node, path, f"expected {self.expected(f)}, found {found}{tip}")
                 return None
+            if f.max_len is not None and len(value) > f.max_len:
+                self.error(node, path, f"expected {self.expected(f)}, found a string of "
+                           f"{len(value)} characters")
+                return None
+            problem = f.check(value) if f.check is not None else None
+            if problem:
+                self.error(node, path, f"expected {self.expected(f)}: {problem}")
+                return None
             return value
         raise TypeError(f"unknown schema field {f!r}")  # internal bug
 
@@ -349,56 +383,32 @@ class _Walker:
         if isinstance(f, S.Str):
             if f.choices is not None:
                 return "one of " + ", ".join(f.choices)
-            if f.pattern is not None:
-                return f.pattern_doc or f"a string matching {f.pattern}"
-            return "a string"
+            text = (f.pattern_doc or f"a string matching {f.pattern}") if f.pattern is not None \
+                else "a string"
+            if f.max_len is not None and "characters" not in text:
+                text += f" of at most {f.max_len} characters"
+            return text
         if isinstance(f, S.Bool):
             return "true or false"
+        if isinstance(f, S.Scalar):
+            return f.doc or "a value"
         if isinstance(f, S.List):
             return "a list"
         return "a mapping"
 
 
 #: Specs larger than this are refused before parsing (a real spec is ~10 KiB).
-MAX_SPEC_BYTES = 1 << 20
+MAX_SPEC_BYTES = yamlio.MAX_BYTES
 #: At most this many values are walked (aliases can make a small file huge).
-MAX_SPEC_VALUES = 100_000
+MAX_SPEC_VALUES = yamlio.MAX_VALUES
 #: How deep ``extends:`` chains may go.
 MAX_EXTENDS_DEPTH = 8
-
-def _read_spec_text(path: Path, display: str) -> str:
-    try:
-        size = path.stat().st_size
-        if size > MAX_SPEC_BYTES:
-            raise SpecError([Diagnostic(display, 0, "", f"the spec is {size} bytes; the limit is "
-                                        f"{MAX_SPEC_BYTES} bytes (a real spec is a few KiB)")])
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError([Diagnostic(display, 0, "", f"cannot read spec: {exc.strerror or exc}")]) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SpecError([Diagnostic(display, line, "", f"not UTF-8: byte 0x{raw[exc.start]:02x} "
-                                    f"at column {col}; save the file as UTF-8")]) from None
+#: The one tag a spec may carry (see ``_Merger``).
+REPLACE = "!replace"
 
 
 def _compose(path: Path, display: str) -> Node | None:
-    text = _read_spec_text(path, display)
-    loader = yaml.SafeLoader(text)
-    loader.name = display  # marks (hence every node) remember their file
-    try:
-        return loader.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 0
-        raise SpecError([Diagnostic(display, line, "",
-                                    f"YAML syntax error: {exc.problem or exc.context}")]) from None
-    except yaml.YAMLError as exc:
-        raise SpecError([Diagnostic(display, 0, "", f"YAML error: {exc}")]) from None
-    finally:
-        loader.dispose()
+    return yamlio.compose_file(path, display, "spec", local_tags=(REPLACE,))
 
 
 def _display_for(path: Path, leaf: Path, leaf_display: str) -> str:
@@ -418,43 +428,96 @@ def _item_name(node: Node) -> str | None:
     return None
 
 
-def _merge(base: Node, delta: Node) -> Node:
+def _untag(node: Node) -> Node:
+    """A node tagged ``!replace`` as it would read without the tag."""
+    if isinstance(node, MappingNode):
+        node.tag = yamlio.TAG + "map"
+    elif isinstance(node, SequenceNode):
+        node.tag = yamlio.TAG + "seq"
+    else:
+        node.tag = yamlio.resolve_plain(node)  # a plain `true` stays a boolean
+    return node
+
+
+def _drop_replace_tags(root: Node) -> None:
+    """``!replace`` where there is nothing to replace (a key the base does not
+    state, a spec without a base) is the value itself."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.tag == REPLACE:
+            _untag(node)
+        if isinstance(node, MappingNode):
+            stack.extend(v for pair in node.value for v in pair)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+
+
+class _Merger:
     """Delta over base: mappings merge key by key; lists of named mappings (devices,
     frame slots...) merge item by item on ``name`` (new names are appended);
     anything else is replaced. A delta node tagged ``!replace`` replaces the
-    base's value outright (to drop list items or mapping keys)."""
-    if delta.tag == "!replace":
-        delta.tag = {MappingNode: "tag:yaml.org,2002:map", SequenceNode: "tag:yaml.org,2002:seq"
-                     }.get(type(delta), "tag:yaml.org,2002:str")
-        return delta
-    if isinstance(base, SequenceNode) and isinstance(delta, SequenceNode) and delta.value:
-        bnames = [_item_name(n) for n in base.value]
-        dnames = [_item_name(n) for n in delta.value]
-        if all(bnames) and all(dnames) and len(set(dnames)) == len(dnames):
-            items = list(base.value)
-            for n, name in zip(delta.value, dnames):
-                if name in bnames:
-                    i = bnames.index(name)
-                    items[i] = _merge(items[i], n)
-                else:
-                    items.append(n)
-            return SequenceNode(delta.tag, items, base.start_mark, base.end_mark,
-                                flow_style=base.flow_style)
-        return delta
-    if not (isinstance(base, MappingNode) and isinstance(delta, MappingNode)):
-        return delta
-    index = {}
-    for i, (k, _) in enumerate(base.value):
-        if isinstance(k, ScalarNode):
-            index.setdefault(k.value, i)
-    pairs = list(base.value)
-    for k, v in delta.value:
-        i = index.pop(k.value, None) if isinstance(k, ScalarNode) else None
-        if i is None:
-            pairs.append((k, v))  # new key (or a duplicate: the walker reports it)
-        else:
-            pairs[i] = (k, _merge(pairs[i][1], v))
-    return MappingNode(delta.tag, pairs, base.start_mark, base.end_mark, flow_style=base.flow_style)
+    base's value outright (to drop list items or mapping keys).
+
+    Counts its steps: two files of nested aliases would otherwise merge path
+    by path, exponentially."""
+
+    def __init__(self, display: str):
+        self.display = display
+        self.steps = 0
+
+    def merge(self, base: Node, delta: Node) -> Node:
+        self.steps += 1
+        if self.steps > MAX_SPEC_VALUES:
+            raise SpecError([Diagnostic(_file(delta, self.display), _line(delta), "",
+                                        f"merging the spec over its base takes more than "
+                                        f"{MAX_SPEC_VALUES} steps (YAML aliases nested too "
+                                        "deep?); refusing it")])
+        if delta.tag == REPLACE:
+            return _untag(delta)
+        if isinstance(base, SequenceNode) and isinstance(delta, SequenceNode) and delta.value:
+            bnames = [_item_name(n) for n in base.value]
+            dnames = [_item_name(n) for n in delta.value]
+            if all(bnames) and all(dnames) and len(set(dnames)) == len(dnames):
+                items = list(base.value)
+                where: dict[str, int] = {}
+                for i, name in enumerate(bnames):
+                    where.setdefault(name, i)
+                for n, name in zip(delta.value, dnames):
+                    if name in where:
+                        items[where[name]] = self.merge(items[where[name]], n)
+                    else:
+                        items.append(n)
+                return SequenceNode(delta.tag, items, base.start_mark, base.end_mark,
+                                    flow_style=base.flow_style)
+            return delta
+        if not (isinstance(base, MappingNode) and isinstance(delta, MappingNode)):
+            return delta
+        index = {}
+        for i, (k, _) in enumerate(base.value):
+            if isinstance(k, ScalarNode):
+                index.setdefault(k.value, i)
+        pairs = list(base.value)
+        for k, v in delta.value:
+            i = index.pop(k.value, None) if isinstance(k, ScalarNode) else None
+            if i is None:
+                pairs.append((k, v))  # new key (or a duplicate: the walker reports it)
+            else:
+                pairs[i] = (k, self.merge(pairs[i][1], v))
+        return MappingNode(delta.tag, pairs, base.start_mark, base.end_mark,
+                           flow_style=base.flow_style)
+
+
+def _describe_node(node: Node) -> str:
+    if isinstance(node, SequenceNode):
+        return "a list"
+    if isinstance(node, ScalarNode):
+        return "nothing (null)" if node.tag.endswith(":null") else f"the value {node.value[:40]!r}"
+    return "a mapping"
 
 
 def _load_chain(path: Path, display: str, seen: list[Path]) -> tuple[Node, list[str]]:
@@ -486,9 +549,16 @@ def _load_chain(path: Path, display: str, seen: list[Path]) -> tuple[Node, list[
                                     f"base spec '{vnode.value}' not found ({base_path})")])
     base_display = _display_for(base_path, path, display)
     base, base_chain = _load_chain(base_path, base_display, seen + [base_path])
+    if not isinstance(base, MappingNode):
+        shown = f"{vnode.value}'" if vnode.value == base_display \
+            else f"{vnode.value}' ({base_display})"
+        raise SpecError([Diagnostic(display, _line(knode), "extends",
+                                    f"base spec '{shown} is not a spec: "
+                                    f"it holds {_describe_node(base)}, not a mapping of "
+                                    f"{', '.join(S.SECTIONS)}")])
     node.value = [(k, v) for k, v in node.value if k is not knode]
     chain.update(base_chain)
-    return _merge(base, node), chain
+    return _Merger(display).merge(base, node), chain
 
 
 def load_spec(path: str | Path, display: str | None = None, run_checks: bool = True) -> Spec:
@@ -496,8 +566,9 @@ def load_spec(path: str | Path, display: str | None = None, run_checks: bool = T
     path = Path(path)
     display = display or str(path)
     root, chain = _load_chain(path.resolve(), display, [path.resolve()])
+    _drop_replace_tags(root)
 
-    walker = _Walker(display)
+    walker = Walker(display)
     data = walker.walk(S.SPEC, root, "")
     spec = Spec(path=path, display=display, data=data or {}, lines=walker.lines,
                 files=walker.files, chain=chain)

@@ -68,14 +68,15 @@ def test_property_error_in_a_delta_names_the_delta(proj):
             "'wti_cnt'") in r.err
 
 
-def test_malformed_binding_is_a_contract_error(proj):
+def test_malformed_binding_is_a_layer_error(proj):
     path = proj.path / "overrides/tsar/layer.yaml"
     path.write_text(path.read_text().replace("{type: int, min: 0, dts: \"soclib,pti-count\"",
                                              "{type: integer, min: 0, dts: \"soclib,pti-count\""))
     r = proj.run()
     assert r.rc == 2
-    assert "overrides/tsar/layer.yaml: bindings: soclib,vci_xicu: pti_count: type: expected " \
-           "one of int, bool, string, int-list" in r.err
+    line = proj.line_of("pti_count: {type: integer", path)
+    assert f"overrides/tsar/layer.yaml:{line}: bindings.soclib,vci_xicu.properties.pti_count.type: " \
+           "expected one of int, bool, string, int-list, found string 'integer'" in r.err
 
 
 def test_dts_lines_follow_the_binding():
@@ -100,7 +101,8 @@ def test_layer_kbuild_options(tmp_path):
     layer.write_text(layer.read_text().replace(": TSAR_VCI_BLOCK_DEVICE", ": TSAR_DISK"))
     rc, err = gen(dest)
     assert rc == 2
-    assert ("overrides/tsar/layer.yaml: kbuild: drivers/vci_block_device.o: option TSAR_DISK "
+    line = next(n for n, text in enumerate(layer.read_text().splitlines(), 1) if "TSAR_DISK" in text)
+    assert (f"overrides/tsar/layer.yaml:{line}: kbuild.drivers/vci_block_device.o: option TSAR_DISK "
             "is not defined in a Kconfig file of overrides/tsar") in err
 
 

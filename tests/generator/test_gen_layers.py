@@ -11,6 +11,11 @@ LAYERS = "  uts_machine: tsar\n"
 
 
 def with_layers(proj, *names):
+    """The spec's layers; a layer directory the test made gets its (empty) layer.yaml."""
+    for name in names:
+        layer = proj.path / "overrides" / name
+        if layer.is_dir() and not (layer / "layer.yaml").exists():
+            proj.write(f"overrides/{name}/layer.yaml", f"description: the {name} layer\n")
     proj.edit(LAYERS, LAYERS + f"  layers: [{', '.join(names)}]\n")
 
 
