@@ -36,18 +36,59 @@
     .macro mfc0n rt, r, s
     mfc0    \rt, $\r, \s
     .endm
-    /* PT1[va >> big page shift] = flags | pa >> big page shift (a PTE1: a
-     * big page); pt = PT1's address in a register; clobbers tmp */
+    /* MMU set-up helpers (noreorder inside; registers are clobbered as said).
+     * pte1: PT1[va >> big page shift] = flags | pa >> big page shift (a big
+     * page); pt = PT1's address */
     .macro pte1 pt, tmp, va, pa, flags
     li      \tmp, (\flags) | ((\pa) >> MMU_BIG_PAGE_SHIFT)
     sw      \tmp, ((\va) >> MMU_BIG_PAGE_SHIFT) * PT1_ENTRY_BYTES(\pt)
     .endm
-    /* PTPR = pt >> PTPR shift, then MODE = mode (pt: a register, clobbered) */
+    /* ptd1: PT1[va >> big page shift] = V | T | pt2 >> page shift (pt2: the
+     * PT2's address in a register) */
+    .macro ptd1 pt, pt2, tmp, tmp2, va
+    srl     \tmp, \pt2, MMU_PAGE_SHIFT
+    li      \tmp2, PTE_V | PTE_T
+    or      \tmp, \tmp, \tmp2
+    sw      \tmp, ((\va) >> MMU_BIG_PAGE_SHIFT) * PT1_ENTRY_BYTES(\pt)
+    .endm
+    /* pt2_fill: the PT2 at pt2 (advanced past it) = PT2_ENTRIES x {flags,
+     * ppn + i}: pages from ppn on */
+    .macro pt2_fill pt2, flags, ppn, t0, t1, t2
+    .set    push
+    .set    noreorder
+    li      \t0, \flags
+    li      \t1, \ppn
+    addiu   \t2, \t1, PT2_ENTRIES
+.Lpt2_fill\@:
+    sw      \t0, 0(\pt2)
+    sw      \t1, PTE2_PPN_WORD * 4(\pt2)
+    addiu   \t1, \t1, 1
+    bne     \t1, \t2, .Lpt2_fill\@
+    addiu   \pt2, \pt2, PT2_ENTRY_BYTES
+    .set    pop
+    .endm
+    /* zero: clear [ra, ra + bytes) word by word (ra advanced, tmp clobbered) */
+    .macro zero ra, tmp, bytes
+    .set    push
+    .set    noreorder
+    addiu   \tmp, \ra, \bytes
+.Lzero\@:
+    sw      $0, 0(\ra)
+    addiu   \ra, \ra, 4
+    bne     \ra, \tmp, .Lzero\@
+    nop
+    .set    pop
+    .endm
+    /* mmu_on: sync; PTPR = pt >> PTPR shift; MODE = mode (pt: PT1's address
+     * in a register, clobbered); two nops for the pipeline */
     .macro mmu_on pt, mode
+    sync
     srl     \pt, \pt, MMU_PTPR_SHIFT
     mtc2n   \pt, CP2_PTPR
     li      \pt, \mode
     mtc2n   \pt, CP2_MODE
+    nop
+    nop
     .endm
 #else
 #include <stdint.h>
