@@ -46,10 +46,11 @@ def build_elf(iters, workers):
 
 
 def build_dtb(n):
-    out = os.path.join(BUILD, f"smp{n}.dtb")
-    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out,
-                    os.path.join(DTS, f"smp{n}.dts")], check=True)
-    return out
+    """tests/dts/smpN.dts with the spec's addresses (make -C emulator test-dtbs)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(EMU)))
+    subprocess.run(["make", "-s", "-C", os.path.join(ROOT, "emulator"), "BUILD=" + build,
+                    "test-dtbs"], check=True)
+    return os.path.join(build, "emulator", "tests", "dts", f"smp{n}.dtb")
 
 
 def run(elf, dtb, extra):
