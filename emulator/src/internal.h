@@ -81,8 +81,9 @@ uint32_t block_len(const u32a *words, uint32_t idx, bool in_ds);
 
 /* ---------------------------------------------------------------- memory */
 
-/* XICU outputs are 4 per CPU and at most 32: 8 CPUs. */
-#define MAX_CPUS 8
+/* XICU outputs are XICU_OUTPUTS_PER_CPU per CPU and at most XICU_INDEX_COUNT
+ * (hwdesc.h): 8 CPUs. */
+#define MAX_CPUS (XICU_INDEX_COUNT / XICU_OUTPUTS_PER_CPU)
 
 typedef struct ram_bank {
     uint64_t base, size;
