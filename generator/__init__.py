@@ -13,6 +13,8 @@ Modules
             (the contract's data: contract.yaml)
   bindings  device properties: the layers' bindings checked against the spec
   makefrag  --make-fragment: the spec's values the Makefile uses
+  hwdesc    --hwdesc: the board's hardware description for C/assembler and its
+            DTB as data (the emulator's build; hook in generate.py)
   reference --spec-reference: docs/spec-reference.md
   status    --status: the porting report
   scaffold  --new: a spec delta and an empty arch layer

@@ -11,7 +11,7 @@ kernel="linux-source-6.1 gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
 	device-tree-compiler flex bison bc rsync cpio kmod xz-utils make gcc libc6-dev
 	python3 python3-jinja2 python3-yaml ccache"
 emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
-	binutils-mipsel-linux-gnu"
+	binutils-mipsel-linux-gnu python3 python3-jinja2 python3-yaml"
 disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
 	libclang-rt-14-dev tmux"

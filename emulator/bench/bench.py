@@ -66,15 +66,19 @@ class Platform:
     defs = []
     tag = ""
 
+    def link_args(self):
+        """Linker script and start-up objects (before the sources)."""
+        return ["-Wl,-T," + os.path.join(HERE, self.ld)], []
+
     def build(self, kernel, iters):
         os.makedirs(BUILD, exist_ok=True)
         out = os.path.join(BUILD, "%s%s-k%d-n%d.elf" % (self.plat, self.tag, kernel, iters))
         if not os.path.exists(out):
-            cmd = [CC] + CFLAGS + self.defs + ["-DKERNEL=%d" % kernel, "-DITERS=%d" % iters,
-                                   "-Wl,-T," + os.path.join(HERE, self.ld),
-                                   os.path.join(HERE, "plat_%s.S" % self.plat),
-                                   os.path.join(HERE, "common.S"),
-                                   os.path.join(HERE, "kernels.S"), "-o", out + ".tmp"]
+            ld, objs = self.link_args()
+            cmd = [CC] + CFLAGS + self.defs + ["-DKERNEL=%d" % kernel, "-DITERS=%d" % iters] + \
+                ld + [os.path.join(HERE, "plat_%s.S" % self.plat),
+                      os.path.join(HERE, "common.S"),
+                      os.path.join(HERE, "kernels.S")] + objs + ["-o", out + ".tmp"]
             subprocess.run(cmd, check=True)
             os.replace(out + ".tmp", out)
         return out
@@ -101,9 +105,32 @@ class Platform:
         return None
 
 
+# The TSAR platform part (plat_tsar.S) is main() for the bare-metal runtime
+# (emulator/runtime: crt0, lib, link.ld, hwdesc.h from the spec), linked at
+# this layout: code, data (and the runtime's stacks), page tables.
+TSAR_LAYOUT = {"BENCH_TEXT": 0x00400000, "BENCH_DATA": 0x00800000, "BENCH_PT": 0x00200000}
+
+
+def tsar_build_dir():
+    """The build directory tsar-emu lives in (its bin/'s parent)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(TSAR_EMU)))
+
+
 class Tsar(Platform):
-    name, plat, ld = "tsar-emu", "tsar", "tsar.ld"
+    name, plat = "tsar-emu", "tsar"
     accel = "interp"
+
+    def link_args(self):
+        sys.path.insert(0, os.path.join(ROOT, "emulator", "runtime"))
+        import runtime  # noqa: E402
+        rt = runtime.flags(tsar_build_dir())
+        lay = ["-D%s=0x%x" % kv for kv in TSAR_LAYOUT.items()] + [
+            "-Wl,--defsym=RT_TEXT=0x%x" % TSAR_LAYOUT["BENCH_TEXT"],
+            "-Wl,--defsym=RT_DATA=0x%x" % TSAR_LAYOUT["BENCH_DATA"],
+            "-Wl,--defsym=RT_PT=0x%x" % TSAR_LAYOUT["BENCH_PT"]]
+        inc = [f for f in rt["RT_CFLAGS"] if f.startswith("-I")]
+        return inc + lay + [f for f in rt["RT_LDFLAGS"] if f.startswith("-Wl,-T")], \
+            runtime.objs(tsar_build_dir(), with_mmu=False) + ["-lgcc"]
 
     def cmd(self, elf):
         return [TSAR_EMU, "-accel", self.accel] + TSAR_ARGS + [elf]

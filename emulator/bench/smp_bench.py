@@ -26,27 +26,31 @@ EMU = os.environ.get("TSAR_EMU", os.path.join(ROOT, "build", "bin", "tsar-emu"))
 CC = os.environ.get("MIPS_CC", "mipsel-linux-gnu-gcc")
 ITERS = int(os.environ.get("SMP_ITERS", "2000"))
 REPS = int(os.environ.get("REPS", "3"))
+# smp_work.c's own flags (the runtime's objects come built: runtime.flags)
 CFLAGS = ["-EL", "-march=mips32r2", "-msoft-float", "-G0", "-fno-pic", "-mno-abicalls",
           "-fno-pie", "-O2", "-ffreestanding", "-fno-builtin", "-nostdlib",
-          "-fno-stack-protector", "-fno-asynchronous-unwind-tables", "-I", BM,
-          "-no-pie", "-static", "-Wl,-T," + os.path.join(BM, "link.ld"),
-          "-Wl,--build-id=none", "-Wl,-z,norelro"]
+          "-fno-stack-protector", "-fno-asynchronous-unwind-tables", "-I", BM]
+sys.path.insert(0, os.path.join(ROOT, "emulator", "runtime"))
+import runtime  # noqa: E402  (the bare-metal runtime: crt0, lib, mmu, link.ld, hwdesc.h)
 
 
 def build_elf(iters, workers):
     out = os.path.join(BUILD, f"smp-work-i{iters}-w{workers}.elf")
     if not os.path.exists(out):
-        srcs = [os.path.join(BM, f) for f in ("crt0.S", "lib.c", "mmu.c")]
-        subprocess.run([CC] + CFLAGS + [f"-DITERS={iters}", f"-DWORKERS={workers}", "-o", out]
-                       + srcs + [os.path.join(HERE, "smp_work.c"), "-lgcc"], check=True)
+        rt = runtime.flags(os.path.dirname(os.path.dirname(os.path.abspath(EMU))))
+        inc = [f for f in rt["RT_CFLAGS"] if f.startswith("-I")]
+        subprocess.run([CC] + CFLAGS + inc + rt["RT_LDFLAGS"] +
+                       [f"-DITERS={iters}", f"-DWORKERS={workers}", "-o", out]
+                       + rt["RT_OBJS"] + [os.path.join(HERE, "smp_work.c"), "-lgcc"], check=True)
     return out
 
 
 def build_dtb(n):
-    out = os.path.join(BUILD, f"smp{n}.dtb")
-    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", out,
-                    os.path.join(DTS, f"smp{n}.dts")], check=True)
-    return out
+    """tests/dts/smpN.dts with the spec's addresses (make -C emulator test-dtbs)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(EMU)))
+    subprocess.run(["make", "-s", "-C", os.path.join(ROOT, "emulator"), "BUILD=" + build,
+                    "test-dtbs"], check=True)
+    return os.path.join(build, "emulator", "tests", "dts", f"smp{n}.dtb")
 
 
 def run(elf, dtb, extra):

@@ -22,6 +22,8 @@ import random
 
 import mipsmodel as M
 
+CRT_DATA = 0x00200000              # crt data and page tables (tsar)
+CRT_TEXT = 0x00400000              # crt code, exception vector (EBase)
 SEQ_TEXT = 0x00420000
 INIT_BASE = 0x01000000
 STATE_BASE = 0x01800000

@@ -40,8 +40,10 @@ CC = os.environ.get("MIPS_CC", "mipsel-linux-gnu-gcc")
 CFLAGS = ["-EL", "-march=mips32r2", "-mno-abicalls", "-fno-pic", "-fno-pie", "-no-pie",
           "-nostdlib", "-static", "-G0", "-msoft-float", "-Wa,-mno-fix-loongson3-llsc",
           "-Wl,--build-id=none", "-Wl,-z,norelro", "-Wl,-z,noexecstack",
-          "-Wl,--no-warn-rwx-segments",
-          "-Wl,-T," + os.path.join(HARNESS, "link.ld")]
+          "-Wl,--no-warn-rwx-segments", "-Wl,-L," + HARNESS]
+# QEMU: harness/link.ld; tsar-emu: the bare-metal runtime's (crt0, lib, link.ld,
+# hwdesc.h from the spec) plus harness/tsar.ld, at gen.py's layout
+QEMU_LD = ["-Wl,-T," + os.path.join(HARNESS, "link.ld")]
 QEMU = os.environ.get("QEMU_MIPSEL", "qemu-mipsel")
 QEMU_CPU = os.environ.get("QEMU_CPU", "24Kc")
 TSAR_EMU = os.environ.get("TSAR_EMU", os.path.join(ROOT, "build", "bin", "tsar-emu"))
@@ -71,14 +73,31 @@ def sh(cmd, **kw):
     return r
 
 
+def tsar_link_args():
+    """Include directories, linker scripts and objects of the tsar-emu side."""
+    sys.path.insert(0, os.path.join(ROOT, "emulator", "runtime"))
+    import runtime  # noqa: E402
+    build = os.path.dirname(os.path.dirname(os.path.abspath(TSAR_EMU)))
+    rt = runtime.flags(build)
+    inc = [f for f in rt["RT_CFLAGS"] if f.startswith("-I")]
+    lay = ["-D%s=0x%x" % (k, getattr(gen, k)) for k in ("CRT_DATA", "CRT_TEXT", "INIT_BASE",
+                                                       "STATE_BASE")]
+    # (the symbols before the scripts: ld reads DEFINED() as it reads them)
+    ld = ["-Wl,--defsym=RT_TEXT=0x%x" % gen.CRT_TEXT, "-Wl,--defsym=RT_DATA=0x%x" % gen.CRT_DATA] + \
+        [f for f in rt["RT_LDFLAGS"] if f.startswith("-Wl,-T")] + \
+        ["-Wl,-T," + os.path.join(HARNESS, "tsar.ld")]
+    return inc + lay + ld, runtime.objs(build, with_mmu=False)
+
+
 def build_elf(asm_path, platform, out):
     """Link crt_<platform> with the batch into ELF `out`."""
     if platform == "qemu":
-        crt, defs = "crt_qemu.S", []
+        crt, defs, objs = "crt_qemu.S", QEMU_LD, []
     else:
-        crt, defs = "crt_tsar.S", CRT[platform]
+        args, objs = tsar_link_args()
+        crt, defs = "crt_tsar.S", CRT[platform] + args
     defs = defs + ["-DEXC_OFF=%d" % gen.EXC_OFF, "-DEXC_MAX=%d" % gen.EXC_MAX]
-    cmd = [CC] + CFLAGS + defs + ["-o", out, os.path.join(HARNESS, crt), asm_path]
+    cmd = [CC] + CFLAGS + defs + ["-o", out] + objs + [os.path.join(HARNESS, crt), asm_path]
     r = sh(cmd)
     if r.returncode:
         raise DiffError("build failed: %s\n%s" % (" ".join(cmd), r.stderr.decode()[-4000:]))

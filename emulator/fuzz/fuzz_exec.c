@@ -25,6 +25,9 @@
 #include <string.h>
 
 #include "emu.h"
+/* the platform (device addresses and registers, PTE bits, CP0/CP2 numbers):
+ * generated from the spec (generate.py --hwdesc) */
+#include "hwdesc.h"
 
 #define CODE_VA 0x00400000u
 #define DATA_VA 0x00800000u
@@ -39,26 +42,34 @@
  * at the budget where it shows) */
 static unsigned budget = BUDGET;
 
-#define V 0x80000000u
-#define T 0x40000000u
-#define C 0x08000000u
-#define W 0x04000000u
-#define X 0x02000000u
-#define U 0x01000000u
-#define G 0x00800000u
+#define V PTE_V
+#define T PTE_T
+#define C PTE_C
+#define W PTE_W
+#define X PTE_X
+#define U PTE_U
+#define G PTE_G
+#define BIG(pa) ((uint32_t)(pa) >> MMU_BIG_PAGE_SHIFT) /* PT1 index, PTE1 PPN */
+#define PT1_AT(va) (PT1_PA + BIG(va) * PT1_ENTRY_BYTES)
+/* an XICU register's offset from XICU_BASE (function, index) */
+#define XREG(f, i) (((f) << XICU_FUNC_SHIFT) | ((i) << XICU_INDEX_SHIFT))
 
 /* MIPS32 encodings used by the boot stub and the exception handler */
 #define MTC2(rt, rd) (0x48800000u | (rt) << 16 | (rd) << 11)
 #define MTC0(rt, rd) (0x40800000u | (rt) << 16 | (rd) << 11)
 #define MFC0(rt, rd) (0x40000000u | (rt) << 16 | (rd) << 11)
 #define ADDIU(rt, rs, i) (0x24000000u | (rs) << 21 | (rt) << 16 | ((i) & 0xFFFF))
+#define LUI(rt, i) (0x3C000000u | (rt) << 16 | ((i) & 0xFFFF))
+#define ORI(rt, rs, i) (0x34000000u | (rs) << 21 | (rt) << 16 | ((i) & 0xFFFF))
+#define LW(rt, base, off) (0x8C000000u | (base) << 21 | (rt) << 16 | ((off) & 0xFFFF))
+#define SW(rt, base, off) (0xAC000000u | (base) << 21 | (rt) << 16 | ((off) & 0xFFFF))
 #define ERET 0x42000018u
 #define NOP 0u
 
 static temu *E, *EV[2];
 static int NE; /* 2 when the JIT is there to compare with */
 static uint8_t zero_page[4096];
-#define XICU_PA 0x10000000u
+#define XICU_PA XICU_BASE
 
 static void wr32(uint32_t pa, uint32_t v)
 {
@@ -111,31 +122,32 @@ static void setup_memory(const uint8_t *code, size_t n, unsigned opt)
     /* handler: an interrupt acknowledges PTI 0 and returns to the
      * interrupted instruction; an exception skips it (EPC += 4) */
     static const uint32_t vec[] = {
-        MFC0(26, 13), 0x335A007Cu /* andi k0,k0,0x7c */, 0x17400005u /* bne k0,zero,+5 */, NOP,
-        0x3C1A1000u /* lui k0,0x1000 */, 0x8F5A0180u /* lw k0,0x180(k0): PTI_ACK[0] */,
+        MFC0(26, CP0_CAUSE_REG), 0x335A0000u | CP0_CAUSE_EXCCODE /* andi k0,k0,ExcCode */,
+        0x17400005u /* bne k0,zero,+5 */, NOP,
+        LUI(26, XICU_BASE >> 16), LW(26, 26, XREG(XICU_PTI_ACK, 0)) /* PTI_ACK[0] */,
         ERET, NOP,
-        MFC0(26, 14), ADDIU(26, 26, 4), MTC0(26, 14), NOP, ERET, NOP};
+        MFC0(26, CP0_EPC_REG), ADDIU(26, 26, 4), MTC0(26, CP0_EPC_REG), NOP, ERET, NOP};
     for (unsigned i = 0; i < sizeof vec / 4; i++)
-        wr32(VEC_PA + 0x180 + 4 * i, vec[i]);
+        wr32(VEC_PA + CP0_GENERAL_VECTOR_OFFSET + 4 * i, vec[i]);
 
     /* page tables: identity maps */
     uint32_t cw = (opt & 2) ? W : 0;
-    wr32(PT1_PA + 0 * 4, V | C | W | X | G | 0);              /* 0..2M: boot, vectors, PTs */
-    wr32(PT1_PA + (0x14000000u >> 21) * 4, V | W | G | (0x14000000u >> 21));
-    wr32(PT1_PA + (XICU_PA >> 21) * 4, V | W | G | (XICU_PA >> 21));
-    wr32(PT1_PA + (0x1F000000u >> 21) * 4, V | W | G | (0x1F000000u >> 21));
+    wr32(PT1_AT(0), V | C | W | X | G | 0);              /* first big page: boot, vectors, PTs */
+    wr32(PT1_AT(TTY_BASE), V | W | G | BIG(TTY_BASE));
+    wr32(PT1_AT(XICU_PA), V | W | G | BIG(XICU_PA));
+    wr32(PT1_AT(SIMHELPER_BASE), V | W | G | BIG(SIMHELPER_BASE));
     if (opt & 1) {
-        wr32(PT1_PA + (CODE_VA >> 21) * 4, V | T | (PT2_PA >> 12));
-        wr32(PT1_PA + (DATA_VA >> 21) * 4, V | T | (PT2D_PA >> 12));
+        wr32(PT1_AT(CODE_VA), V | T | (PT2_PA >> MMU_PAGE_SHIFT));
+        wr32(PT1_AT(DATA_VA), V | T | (PT2D_PA >> MMU_PAGE_SHIFT));
         wr32(PT2_PA, V | C | X | U | G | cw);
-        wr32(PT2_PA + 4, CODE_VA >> 12);
+        wr32(PT2_PA + 4 * PTE2_PPN_WORD, CODE_VA >> MMU_PAGE_SHIFT);
         wr32(PT2D_PA, V | C | W | U | G);
-        wr32(PT2D_PA + 4, DATA_VA >> 12);
-        wr32(PT2D_PA + 8, V | C | U | G); /* second data page read-only */
-        wr32(PT2D_PA + 12, (DATA_VA >> 12) + 1);
+        wr32(PT2D_PA + 4 * PTE2_PPN_WORD, DATA_VA >> MMU_PAGE_SHIFT);
+        wr32(PT2D_PA + PT2_ENTRY_BYTES, V | C | U | G); /* second data page read-only */
+        wr32(PT2D_PA + PT2_ENTRY_BYTES + 4 * PTE2_PPN_WORD, (DATA_VA >> MMU_PAGE_SHIFT) + 1);
     } else {
-        wr32(PT1_PA + (CODE_VA >> 21) * 4, V | C | X | U | G | cw | (CODE_VA >> 21));
-        wr32(PT1_PA + (DATA_VA >> 21) * 4, V | C | W | U | G | (DATA_VA >> 21));
+        wr32(PT1_AT(CODE_VA), V | C | X | U | G | cw | BIG(CODE_VA));
+        wr32(PT1_AT(DATA_VA), V | C | W | U | G | BIG(DATA_VA));
     }
 }
 
@@ -145,33 +157,35 @@ static void boot(int mmu, int user, unsigned opt)
     /* boot stub: (timer: XICU PTI 0 period, unmasked on output 0);
      * mtc2 $1,PTPR; mtc2 $2,MODE; mtc0 $3,Status; mtc0 $4,EPC; eret */
     uint32_t per = 9 + 18 * ((opt >> 5) & 7);
-    uint32_t stub[] = {0x3C1A1000u /* lui k0,0x1000 */, 0x341B0000u | per /* ori k1,zero,per */,
-                       0xAF5B0080u /* sw k1,0x80(k0): PTI_PER[0] */,
-                       0x341B0001u /* ori k1,zero,1 */, 0xAF5B0280u /* sw k1,0x280(k0): MSK_PTI_EN[0] */,
-                       MTC2(1, 0), MTC2(2, 1), NOP, MTC0(3, 12), MTC0(4, 14), NOP, ERET, NOP};
+    uint32_t stub[] = {LUI(26, XICU_BASE >> 16), ORI(27, 0, per),
+                       SW(27, 26, XREG(XICU_PTI_PER, 0)) /* PTI_PER[0] */,
+                       ORI(27, 0, 1), SW(27, 26, XREG(XICU_MSK_PTI_ENABLE, 0)) /* MSK_PTI_EN[0] */,
+                       MTC2(1, CP2_PTPR), MTC2(2, CP2_MODE), NOP, MTC0(3, CP0_STATUS_REG),
+                       MTC0(4, CP0_EPC_REG), NOP, ERET, NOP};
     if (!(opt & 16))
         for (int i = 0; i < 5; i++)
             stub[i] = NOP;
     for (unsigned i = 0; i < sizeof stub / 4; i++)
         wr32(BOOT_PA + 4 * i, stub[i]);
     static const uint32_t pat[4][8] = {
-        {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, DATA_VA, DATA_VA + 0x100, 0x14000000},
+        {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, DATA_VA, DATA_VA + 0x100, TTY_BASE},
         {DATA_VA + 4, DATA_VA + 1, DATA_VA + 0x1FF8, 2, 3, 0xFFFF8000, CODE_VA, 31},
-        {0x12345678, DATA_VA + 0x800, 0x1F000000, 0xDEADBEEF, 5, 0x8000, 0x10000, 0},
+        {0x12345678, DATA_VA + 0x800, SIMHELPER_BASE, 0xDEADBEEF, 5, 0x8000, 0x10000, 0},
         {DATA_VA, DATA_VA, DATA_VA, DATA_VA, 0x7FFF, 0xFFFF, 4, 8},
     };
     const uint32_t *p = pat[(opt >> 2) & 3];
     for (int r = 5; r < 32; r++)
         temu_set_reg(E, r, p[r & 7] + (r >= 24 ? 0x40 : 0));
-    temu_set_reg(E, 1, PT1_PA >> 13);
-    temu_set_reg(E, 2, mmu ? 0xF : 0x3);
+    temu_set_reg(E, 1, PT1_PA >> MMU_PTPR_SHIFT);
+    temu_set_reg(E, 2, mmu ? MMU_MODE_ALL : MMU_MODE_DCACHE | MMU_MODE_ICACHE);
     /* KSU=user or kernel, EXL=1 for eret (+ IE and IM2 with the timer) */
-    temu_set_reg(E, 3, (user ? 0x12 : 0x02) | ((opt & 16) ? 0x401 : 0));
+    temu_set_reg(E, 3, (user ? CP0_STATUS_UM | CP0_STATUS_EXL : CP0_STATUS_EXL) |
+                           ((opt & 16) ? CP0_STATUS_IE | (1u << CP0_STATUS_IM_SHIFT << 2) : 0));
     temu_set_reg(E, 4, CODE_VA);
     temu_set_reg(E, TEMU_REG_HI, 0x11111111);
     temu_set_reg(E, TEMU_REG_LO, 0x22222222);
-    temu_cp0_write(E, 15, 1, VEC_PA); /* EBase */
-    temu_cp0_write(E, 12, 0, 0);      /* Status: BEV=0, ERL=0 */
+    temu_cp0_write(E, CP0_EBASE_REG, CP0_EBASE_SEL, VEC_PA);
+    temu_cp0_write(E, CP0_STATUS_REG, CP0_STATUS_SEL, 0); /* BEV=0, ERL=0 */
     temu_set_reg(E, TEMU_REG_PC, BOOT_PA);
 }
 
@@ -186,14 +200,14 @@ struct state {
 
 static void snapshot(struct state *s, temu_stop st, uint64_t insns)
 {
-    static const int cp0[4] = {12, 13, 14, 8};
+    static const int cp0[4] = {CP0_STATUS_REG, CP0_CAUSE_REG, CP0_EPC_REG, CP0_BADVADDR_REG};
     for (int i = 0; i < 32; i++)
         s->r[i] = temu_get_reg(E, i);
     s->r[32] = temu_get_reg(E, TEMU_REG_HI);
     s->r[33] = temu_get_reg(E, TEMU_REG_LO);
     s->r[34] = temu_get_reg(E, TEMU_REG_PC);
     for (int i = 0; i < 4; i++)
-        s->cp0[i] = temu_cp0_read(E, cp0[i], 0);
+        s->cp0[i] = temu_cp0_read(E, cp0[i], 0); /* select 0 for all four */
     s->insns = insns;
     s->stop = (int)st;
     temu_read_phys(E, DATA_VA, s->data, sizeof s->data);

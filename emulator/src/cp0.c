@@ -4,7 +4,8 @@
  */
 #include "internal.h"
 
-#define PRID 0x00007000u
+/* switch key of a CP0 register (CP0_<name>_REG/_SEL, PRId: hwdesc.h, the spec's isa.cp0) */
+#define CP0_KEY(name) (CP0_##name##_REG * 8 + CP0_##name##_SEL)
 /* Config0: M, AR=1 (R2), MT=7 ("SoCLib generic MMU"), K0=3 (cacheable) */
 #define CONFIG0 (0x80000000u | (1u << 10) | (7u << 7) | 3u)
 /* Config1: M, I$ and D$ 64 sets (0) x 64-byte lines (5) x 4 ways (3), C2=1, FP=0 */
@@ -150,25 +151,25 @@ void cpu_eret(cpu_t *c)
 uint32_t cp0_read(cpu_t *c, int reg, int sel)
 {
     switch (reg * 8 + sel) {
-    case 0 * 8 + 0: return c->id; /* Index reads the CPU id */
-    case 2 * 8 + 5: return c->scratch;
-    case 4 * 8 + 2: return c->userlocal;
-    case 7 * 8 + 0: return c->hwrena;
-    case 8 * 8 + 0: return c->badvaddr;
-    case 9 * 8 + 0: return cpu_count(c);
-    case 11 * 8 + 0: return c->compare;
-    case 12 * 8 + 0: return c->status;
-    case 12 * 8 + 1: return c->intctl;
-    case 13 * 8 + 0: return c->cause;
-    case 14 * 8 + 0: return c->epc;
-    case 15 * 8 + 0: return PRID;
-    case 15 * 8 + 1: return (c->ebase & 0xFFFFF000u) | c->id;
-    case 16 * 8 + 0: return CONFIG0;
-    case 16 * 8 + 1: return CONFIG1;
-    case 16 * 8 + 2: return CONFIG2;
-    case 16 * 8 + 3: return CONFIG3;
-    case 23 * 8 + 0: return c->debug;
-    case 30 * 8 + 0: return c->errorepc;
+    case CP0_KEY(INDEX): return c->id; /* Index reads the CPU id */
+    case CP0_KEY(SCRATCH): return c->scratch;
+    case CP0_KEY(USERLOCAL): return c->userlocal;
+    case CP0_KEY(HWRENA): return c->hwrena;
+    case CP0_KEY(BADVADDR): return c->badvaddr;
+    case CP0_KEY(COUNT): return cpu_count(c);
+    case CP0_KEY(COMPARE): return c->compare;
+    case CP0_KEY(STATUS): return c->status;
+    case CP0_KEY(INTCTL): return c->intctl;
+    case CP0_KEY(CAUSE): return c->cause;
+    case CP0_KEY(EPC): return c->epc;
+    case CP0_KEY(PRID): return CP0_PRID_VALUE;
+    case CP0_KEY(EBASE): return (c->ebase & 0xFFFFF000u) | c->id;
+    case CP0_KEY(CONFIG): return CONFIG0;
+    case CP0_KEY(CONFIG1): return CONFIG1;
+    case CP0_KEY(CONFIG2): return CONFIG2;
+    case CP0_KEY(CONFIG3): return CONFIG3;
+    case CP0_KEY(DEBUG): return c->debug;
+    case CP0_KEY(ERROREPC): return c->errorepc;
     default: return 0;
     }
 }
@@ -176,21 +177,21 @@ uint32_t cp0_read(cpu_t *c, int reg, int sel)
 void cp0_write(cpu_t *c, int reg, int sel, uint32_t val)
 {
     switch (reg * 8 + sel) {
-    case 2 * 8 + 5: c->scratch = val; break;
-    case 4 * 8 + 2: c->userlocal = val; break;
-    case 7 * 8 + 0: c->hwrena = val; break;
-    case 9 * 8 + 0: c->count_off = val - (uint32_t)machine_now(c->m); break;
-    case 11 * 8 + 0: c->compare = val; break; /* inert: never interrupts */
-    case 12 * 8 + 0:
+    case CP0_KEY(SCRATCH): c->scratch = val; break;
+    case CP0_KEY(USERLOCAL): c->userlocal = val; break;
+    case CP0_KEY(HWRENA): c->hwrena = val; break;
+    case CP0_KEY(COUNT): c->count_off = val - (uint32_t)machine_now(c->m); break;
+    case CP0_KEY(COMPARE): c->compare = val; break; /* inert: never interrupts */
+    case CP0_KEY(STATUS):
         c->status = val & ST_WMASK;
         cpu_update_mode(c);
         break;
-    case 12 * 8 + 1: c->intctl = val & 0xFC0u; break;
-    case 13 * 8 + 0: c->cause = (c->cause & ~CAUSE_WMASK) | (val & CAUSE_WMASK); break;
-    case 14 * 8 + 0: c->epc = val; break;
-    case 15 * 8 + 1: c->ebase = val & 0xFFFFF000u; break;
-    case 23 * 8 + 0: c->debug = val; break;
-    case 30 * 8 + 0: c->errorepc = val; break;
+    case CP0_KEY(INTCTL): c->intctl = val & 0xFC0u; break;
+    case CP0_KEY(CAUSE): c->cause = (c->cause & ~CAUSE_WMASK) | (val & CAUSE_WMASK); break;
+    case CP0_KEY(EPC): c->epc = val; break;
+    case CP0_KEY(EBASE): c->ebase = val & 0xFFFFF000u; break;
+    case CP0_KEY(DEBUG): c->debug = val; break;
+    case CP0_KEY(ERROREPC): c->errorepc = val; break;
     default: break; /* read-only or unimplemented: ignored */
     }
 }

@@ -42,13 +42,10 @@ typedef struct blockdev {
 #define BLK_PER_BLOCK 64u        /* plus this per block transferred */
 #define BLK_MAX_COUNT (1u << 20) /* sanity cap: 512 MiB per request */
 
-enum { R_BUFFER = 0x00, R_LBA = 0x04, R_COUNT = 0x08, R_OP = 0x0C, R_STATUS = 0x10,
-       R_IRQ_ENABLE = 0x14, R_SIZE = 0x18, R_BLOCK_SIZE = 0x1C, R_BUFFER_EXT = 0x20 };
-enum { OP_NOOP = 0, OP_READ = 1, OP_WRITE = 2 };
-enum { ST_IDLE = 0, ST_BUSY = 1, ST_READ_SUCCESS = 2, ST_WRITE_SUCCESS = 3,
-       ST_READ_ERROR = 4, ST_WRITE_ERROR = 5 };
+/* Registers BDEV_*, operations BDEV_OP_*, status values BDEV_STATUS_*: hwdesc.h
+ * (the tsar layer's _registers.yaml). */
 
-static bool terminal(uint32_t st) { return st >= ST_READ_SUCCESS && st <= ST_WRITE_ERROR; }
+static bool terminal(uint32_t st) { return st >= BDEV_STATUS_READ_SUCCESS && st <= BDEV_STATUS_WRITE_ERROR; }
 
 static uint32_t blockdev_irq_lines(void *dev)
 {
@@ -59,7 +56,7 @@ static uint32_t blockdev_irq_lines(void *dev)
 static uint64_t blockdev_next_event(void *dev)
 {
     blockdev_t *b = dev;
-    return b->status == ST_BUSY ? b->done_at : UINT64_MAX;
+    return b->status == BDEV_STATUS_BUSY ? b->done_at : UINT64_MAX;
 }
 
 static bool do_io(blockdev_t *b, bool write, uint64_t off, uint8_t *buf, size_t len)
@@ -99,7 +96,7 @@ static bool bad_blocks(const blockdev_t *b)
 static void complete(blockdev_t *b)
 {
     machine *m = b->m;
-    bool rd = b->op == OP_READ;
+    bool rd = b->op == BDEV_OP_READ;
     uint64_t pa = ((uint64_t)(b->buffer_ext & 0xFF) << 32) | b->buffer;
     size_t len = (size_t)b->count * BLK_SIZE;
     bool ok = (uint64_t)b->lba + b->count <= b->nblocks && b->count <= BLK_MAX_COUNT &&
@@ -118,8 +115,8 @@ static void complete(blockdev_t *b)
                  do_io(b, true, (uint64_t)b->lba * BLK_SIZE, tmp, len);
     }
     free(tmp);
-    b->status = rd ? (ok ? ST_READ_SUCCESS : ST_READ_ERROR)
-                   : (ok ? ST_WRITE_SUCCESS : ST_WRITE_ERROR);
+    b->status = rd ? (ok ? BDEV_STATUS_READ_SUCCESS : BDEV_STATUS_READ_ERROR)
+                   : (ok ? BDEV_STATUS_WRITE_SUCCESS : BDEV_STATUS_WRITE_ERROR);
     if (TRACE_ON(m, TEMU_TRACE_DEV))
         trace_printf(m, "dev: blockdev %s lba=%u count=%u pa=0x%010llx -> %s\n",
                      rd ? "read" : "write", b->lba, b->count, (unsigned long long)pa,
@@ -129,7 +126,7 @@ static void complete(blockdev_t *b)
 static void blockdev_update(void *dev)
 {
     blockdev_t *b = dev;
-    if (b->status == ST_BUSY && machine_now(b->m) >= b->done_at)
+    if (b->status == BDEV_STATUS_BUSY && machine_now(b->m) >= b->done_at)
         complete(b);
 }
 
@@ -138,18 +135,18 @@ static int blk_read(void *dev, uint32_t off, uint32_t *val)
     blockdev_t *b = dev;
     blockdev_update(b);
     switch (off) {
-    case R_BUFFER: *val = b->buffer; return 0;
-    case R_LBA: *val = b->lba; return 0;
-    case R_COUNT: *val = b->count; return 0;
-    case R_STATUS:
+    case BDEV_BUFFER: *val = b->buffer; return 0;
+    case BDEV_LBA: *val = b->lba; return 0;
+    case BDEV_COUNT: *val = b->count; return 0;
+    case BDEV_STATUS:
         *val = b->status;
         if (terminal(b->status))
-            b->status = ST_IDLE; /* read acknowledges */
+            b->status = BDEV_STATUS_IDLE; /* read acknowledges */
         return 0;
-    case R_IRQ_ENABLE: *val = b->irq_enable; return 0;
-    case R_SIZE: *val = (uint32_t)b->nblocks; return 0;
-    case R_BLOCK_SIZE: *val = BLK_SIZE; return 0;
-    case R_BUFFER_EXT: *val = b->buffer_ext; return 0;
+    case BDEV_IRQ_ENABLE: *val = b->irq_enable; return 0;
+    case BDEV_SIZE: *val = (uint32_t)b->nblocks; return 0;
+    case BDEV_BLOCK_SIZE: *val = BLK_SIZE; return 0;
+    case BDEV_BUFFER_EXT: *val = b->buffer_ext; return 0;
     default: return -1; /* OP is write-only */
     }
 }
@@ -159,25 +156,25 @@ static int blk_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     blockdev_t *b = dev;
     (void)be;
     blockdev_update(b);
-    bool busy = b->status == ST_BUSY;
+    bool busy = b->status == BDEV_STATUS_BUSY;
     switch (off) {
-    case R_BUFFER: if (busy) return -1; b->buffer = val; return 0;
-    case R_LBA: if (busy) return -1; b->lba = val; return 0;
-    case R_COUNT: if (busy) return -1; b->count = val; return 0;
-    case R_OP:
+    case BDEV_BUFFER: if (busy) return -1; b->buffer = val; return 0;
+    case BDEV_LBA: if (busy) return -1; b->lba = val; return 0;
+    case BDEV_COUNT: if (busy) return -1; b->count = val; return 0;
+    case BDEV_OP:
         if (busy)
             return -1;
-        if (val == OP_READ || val == OP_WRITE) {
+        if (val == BDEV_OP_READ || val == BDEV_OP_WRITE) {
             b->op = (int)val;
-            b->status = ST_BUSY;
+            b->status = BDEV_STATUS_BUSY;
             b->done_at = machine_now(b->m) + BLK_DELAY +
                          (uint64_t)BLK_PER_BLOCK * (b->count < BLK_MAX_COUNT ? b->count : 0);
         } else {
-            b->status = ST_IDLE; /* NOOP: soft reset */
+            b->status = BDEV_STATUS_IDLE; /* NOOP: soft reset */
         }
         return 0;
-    case R_IRQ_ENABLE: b->irq_enable = val; return 0;
-    case R_BUFFER_EXT: b->buffer_ext = val; return 0;
+    case BDEV_IRQ_ENABLE: b->irq_enable = val; return 0;
+    case BDEV_BUFFER_EXT: b->buffer_ext = val; return 0;
     default: return -1;
     }
 }
@@ -307,7 +304,7 @@ static uint64_t blockdev_service(void *dev)
 }
 
 static const char *const blockdev_compatible[] = {
-    "tsar,vci_block_device", "tsar,vci_block_device_tsar_v5", "soclib,vci_block_device", NULL};
+    BDEV_COMPATIBLE, "tsar,vci_block_device_tsar_v5", "soclib,vci_block_device", NULL};
 
 const temu_device_type blockdev_device = {
     .name = "blockdev",

@@ -14,13 +14,12 @@ typedef struct simhelper {
     struct machine *m;
 } simhelper_t;
 
-enum { R_SC_STOP = 0x00, R_END_WITH_RETVAL = 0x04, R_EXCEPT_WITH_VAL = 0x08,
-       R_PAUSE_SIM = 0x0C, R_CYCLES = 0x10, R_SIGINT = 0x14 };
+/* Register offsets SIMHELPER_*: hwdesc.h (the tsar layer's _registers.yaml). */
 
 static int sim_read(void *dev, uint32_t off, uint32_t *val)
 {
     simhelper_t *s = dev;
-    if (off != R_CYCLES)
+    if (off != SIMHELPER_CYCLES)
         return -1;
     *val = (uint32_t)machine_now(s->m);
     return 0;
@@ -31,11 +30,11 @@ static int sim_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     simhelper_t *s = dev;
     (void)be;
     switch (off) {
-    case R_SC_STOP: machine_stop(s->m, TEMU_EXIT_STOP, val); return 0;
-    case R_END_WITH_RETVAL: machine_stop(s->m, TEMU_EXIT_RETVAL, val); return 0;
-    case R_EXCEPT_WITH_VAL: machine_stop(s->m, TEMU_EXIT_EXCEPT, val); return 0;
-    case R_PAUSE_SIM:
-    case R_SIGINT:
+    case SIMHELPER_SC_STOP: machine_stop(s->m, TEMU_EXIT_STOP, val); return 0;
+    case SIMHELPER_END_WITH_RETVAL: machine_stop(s->m, TEMU_EXIT_RETVAL, val); return 0;
+    case SIMHELPER_EXCEPT_WITH_VAL: machine_stop(s->m, TEMU_EXIT_EXCEPT, val); return 0;
+    case SIMHELPER_PAUSE_SIM:
+    case SIMHELPER_SIGINT:
         return 0;
     default:
         return -1;
@@ -56,7 +55,7 @@ static void *sim_create(machine *m, const dev_desc *d, const void *fdt, char *er
     return s;
 }
 
-static const char *const sim_compatible[] = {"soclib,vci_simhelper", NULL};
+static const char *const sim_compatible[] = {SIMHELPER_COMPATIBLE, NULL};
 
 const temu_device_type simhelper_device = {
     .name = "simhelper",

@@ -3,8 +3,8 @@
  * dev_tty.c - SoCLib vci_multi_tty (reference 4.1), and the library's TTY
  * input (temu_tty_input, temu_tty_input_room).
  *
- * Channel stride 16 bytes: WRITE (0x0, W), STATUS (0x4, R), READ (0x8, R).
- * CONFIG (0xC) is outside the 0xC-byte segment of linux_monocluster: bus
+ * Channel stride TTY_CHANNEL_STRIDE: WRITE (W), STATUS (R), READ (R), offsets
+ * in hwdesc.h (the tsar layer's _registers.yaml). CONFIG (0xC) is outside the 0xC-byte segment of linux_monocluster: bus
  * error.  Only channel 0 is connected to the host; output of the other
  * channels goes to temu_host.tty_out with their channel number.
  *
@@ -45,14 +45,14 @@ static uint32_t tty_irq_lines(void *dev)
 static int tty_read(void *dev, uint32_t off, uint32_t *val)
 {
     tty_t *t = dev;
-    unsigned ch = off / 16, reg = off % 16;
+    unsigned ch = off / TTY_CHANNEL_STRIDE, reg = off % TTY_CHANNEL_STRIDE;
     if (ch >= t->nch)
         return -1;
     switch (reg) {
-    case 0x4:
-        *val = ch == 0 && t->count != 0;
+    case TTY_STATUS:
+        *val = ch == 0 && t->count != 0 ? TTY_STATUS_RX : 0;
         return 0;
-    case 0x8:
+    case TTY_READ:
         if (ch == 0 && t->count) {
             *val = t->fifo[t->head];
             t->head = (t->head + 1) % TTY_FIFO;
@@ -70,8 +70,8 @@ static int tty_read(void *dev, uint32_t off, uint32_t *val)
 static int tty_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
 {
     tty_t *t = dev;
-    unsigned ch = off / 16, reg = off % 16;
-    if (ch >= t->nch || reg != 0)
+    unsigned ch = off / TTY_CHANNEL_STRIDE, reg = off % TTY_CHANNEL_STRIDE;
+    if (ch >= t->nch || reg != TTY_WRITE)
         return -1;
     if (!(be & 1))
         return 0; /* only the low byte carries the character */
@@ -92,7 +92,7 @@ static void *tty_create(machine *m, const dev_desc *d, const void *fdt, char *er
         return NULL;
     }
     t->m = m;
-    t->nch = (unsigned)((d->size + 15) / 16);
+    t->nch = (unsigned)((d->size + TTY_CHANNEL_STRIDE - 1) / TTY_CHANNEL_STRIDE);
     if (t->nch == 0)
         t->nch = 1;
     if (t->nch > TTY_MAX_CH)
@@ -100,7 +100,7 @@ static void *tty_create(machine *m, const dev_desc *d, const void *fdt, char *er
     return t;
 }
 
-static const char *const tty_compatible[] = {"soclib,vci_multi_tty", NULL};
+static const char *const tty_compatible[] = {TTY_COMPATIBLE, NULL};
 
 const temu_device_type tty_device = {
     .name = "tty",

@@ -3,7 +3,9 @@
  * dev_xicu.c - SoCLib vci_xicu interrupt controller + timers (reference 4.2):
  * the platform's interrupt controller (its outputs drive the CPUs' lines).
  *
- * Register address = base + (FUNC << 7) + (INDEX << 2).
+ * Register address = base + (FUNC << XICU_FUNC_SHIFT) + (INDEX << XICU_INDEX_SHIFT);
+ * the function numbers and fields are in hwdesc.h (the tsar layer's
+ * _registers.yaml).
  *
  * Timers are lazy: for a running PTI (PER != 0) we keep the cycle `fire` at
  * which its counter next reaches the end of a period.  VAL reads as
@@ -22,7 +24,7 @@
 
 #include "internal.h"
 
-#define XICU_MAX 32
+#define XICU_MAX XICU_INDEX_COUNT
 typedef struct xicu {
     struct machine *m;
     unsigned n_pti, n_hwi, n_wti, n_out;
@@ -35,13 +37,8 @@ typedef struct xicu {
     uint32_t msk_pti[XICU_MAX], msk_hwi[XICU_MAX], msk_wti[XICU_MAX];
 } xicu_t;
 
-enum {
-    F_WTI_REG = 0, F_PTI_PER = 1, F_PTI_VAL = 2, F_PTI_ACK = 3,
-    F_MSK_PTI = 4, F_MSK_PTI_EN = 5, F_MSK_PTI_DIS = 6,
-    F_MSK_HWI = 8, F_MSK_HWI_EN = 9, F_MSK_HWI_DIS = 10,
-    F_MSK_WTI = 12, F_MSK_WTI_EN = 13, F_MSK_WTI_DIS = 14,
-    F_PRIO = 15, F_CONFIG = 16,
-};
+/* The register window: every function and index. */
+#define XICU_SPAN ((uint32_t)XICU_FUNC_COUNT << XICU_FUNC_SHIFT)
 
 static void pti_catch_up(xicu_t *x, unsigned i, uint64_t now)
 {
@@ -95,62 +92,64 @@ static uint32_t lowest(uint32_t v) { return (uint32_t)__builtin_ctz(v); }
 static int xicu_read(void *dev, uint32_t off, uint32_t *val)
 {
     xicu_t *x = dev;
-    unsigned func = (off >> 7) & 0x1F, idx = (off >> 2) & 0x1F;
+    unsigned func = (off >> XICU_FUNC_SHIFT) & (XICU_FUNC_COUNT - 1),
+             idx = (off >> XICU_INDEX_SHIFT) & (XICU_INDEX_COUNT - 1);
     uint64_t now = machine_now(x->m);
-    if (off >= 0x1000)
+    if (off >= XICU_SPAN)
         return -1;
     xicu_update(x);
     switch (func) {
-    case F_WTI_REG:
+    case XICU_WTI_REG:
         if (idx >= x->n_wti)
             return -1;
         *val = x->wti_val[idx];
         x->wti_pending &= ~(1u << idx);
         return 0;
-    case F_PTI_PER:
+    case XICU_PTI_PER:
         if (idx >= x->n_pti)
             return -1;
         *val = x->pti_per[idx];
         return 0;
-    case F_PTI_VAL:
+    case XICU_PTI_VAL:
         if (idx >= x->n_pti)
             return -1;
         *val = x->pti_per[idx] ? (uint32_t)(x->pti_fire[idx] - now) : x->pti_val[idx];
         return 0;
-    case F_PTI_ACK:
+    case XICU_PTI_ACK:
         if (idx >= x->n_pti)
             return -1;
         x->pti_pending &= ~(1u << idx);
         *val = 0;
         return 0;
     }
-    if (func == F_CONFIG) {
+    if (func == XICU_CONFIG) {
         if (idx != 0)
             return -1;
-        *val = (x->n_out << 24) | (x->n_wti << 16) | (x->n_hwi << 8) | x->n_pti;
+        *val = (x->n_out << XICU_CONFIG_OUT_SHIFT) | (x->n_wti << XICU_CONFIG_WTI_SHIFT) |
+               (x->n_hwi << XICU_CONFIG_HWI_SHIFT) | (x->n_pti << XICU_CONFIG_PTI_SHIFT);
         return 0;
     }
     if (idx >= x->n_out)
         return -1;
     uint32_t hwi = machine_hwi_lines(x->m);
     switch (func) {
-    case F_MSK_PTI: *val = x->msk_pti[idx]; return 0;
-    case F_MSK_PTI_DIS: *val = x->msk_pti[idx] & x->pti_pending; return 0;
-    case F_MSK_HWI: *val = x->msk_hwi[idx]; return 0;
-    case F_MSK_HWI_DIS: *val = x->msk_hwi[idx] & hwi; return 0;
-    case F_MSK_WTI: *val = x->msk_wti[idx]; return 0;
-    case F_MSK_WTI_DIS: *val = x->msk_wti[idx] & x->wti_pending; return 0;
-    case F_PRIO: {
+    case XICU_MSK_PTI: *val = x->msk_pti[idx]; return 0;
+    case XICU_MSK_PTI_DISABLE: *val = x->msk_pti[idx] & x->pti_pending; return 0;
+    case XICU_MSK_HWI: *val = x->msk_hwi[idx]; return 0;
+    case XICU_MSK_HWI_DISABLE: *val = x->msk_hwi[idx] & hwi; return 0;
+    case XICU_MSK_WTI: *val = x->msk_wti[idx]; return 0;
+    case XICU_MSK_WTI_DISABLE: *val = x->msk_wti[idx] & x->wti_pending; return 0;
+    case XICU_PRIO: {
         uint32_t p = x->msk_pti[idx] & x->pti_pending;
         uint32_t h = x->msk_hwi[idx] & hwi;
         uint32_t w = x->msk_wti[idx] & x->wti_pending;
         uint32_t v = 0;
         if (p)
-            v |= 1u | (lowest(p) << 8);
+            v |= XICU_PRIO_PTI | (lowest(p) << XICU_PRIO_PTI_INDEX_SHIFT);
         if (h)
-            v |= 2u | (lowest(h) << 16);
+            v |= XICU_PRIO_HWI | (lowest(h) << XICU_PRIO_HWI_INDEX_SHIFT);
         if (w)
-            v |= 4u | (lowest(w) << 24);
+            v |= XICU_PRIO_WTI | (lowest(w) << XICU_PRIO_WTI_INDEX_SHIFT);
         *val = v;
         return 0;
     }
@@ -162,20 +161,21 @@ static int xicu_read(void *dev, uint32_t off, uint32_t *val)
 static int xicu_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
 {
     xicu_t *x = dev;
-    unsigned func = (off >> 7) & 0x1F, idx = (off >> 2) & 0x1F;
+    unsigned func = (off >> XICU_FUNC_SHIFT) & (XICU_FUNC_COUNT - 1),
+             idx = (off >> XICU_INDEX_SHIFT) & (XICU_INDEX_COUNT - 1);
     uint64_t now = machine_now(x->m);
     (void)be;
-    if (off >= 0x1000)
+    if (off >= XICU_SPAN)
         return -1;
     xicu_update(x);
     switch (func) {
-    case F_WTI_REG:
+    case XICU_WTI_REG:
         if (idx >= x->n_wti)
             return -1;
         x->wti_val[idx] = val;
         x->wti_pending |= 1u << idx;
         return 0;
-    case F_PTI_PER:
+    case XICU_PTI_PER:
         if (idx >= x->n_pti)
             return -1;
         if (val == 0) {
@@ -191,37 +191,37 @@ static int xicu_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
             x->pti_fire[idx] = now + cur;
         }
         return 0;
-    case F_PTI_VAL:
+    case XICU_PTI_VAL:
         if (idx >= x->n_pti)
             return -1;
         x->pti_val[idx] = val;
         if (x->pti_per[idx])
             x->pti_fire[idx] = now + (val ? val : 1);
         return 0;
-    case F_PTI_ACK:
-    case F_PRIO:
-    case F_CONFIG:
+    case XICU_PTI_ACK:
+    case XICU_PRIO:
+    case XICU_CONFIG:
         return -1;
     }
     if (idx >= x->n_out)
         return -1;
     switch (func) {
-    case F_MSK_PTI: x->msk_pti[idx] = val; return 0;
-    case F_MSK_PTI_EN: x->msk_pti[idx] |= val; return 0;
-    case F_MSK_PTI_DIS: x->msk_pti[idx] &= ~val; return 0;
-    case F_MSK_HWI: x->msk_hwi[idx] = val; return 0;
-    case F_MSK_HWI_EN: x->msk_hwi[idx] |= val; return 0;
-    case F_MSK_HWI_DIS: x->msk_hwi[idx] &= ~val; return 0;
-    case F_MSK_WTI: x->msk_wti[idx] = val; return 0;
-    case F_MSK_WTI_EN: x->msk_wti[idx] |= val; return 0;
-    case F_MSK_WTI_DIS: x->msk_wti[idx] &= ~val; return 0;
+    case XICU_MSK_PTI: x->msk_pti[idx] = val; return 0;
+    case XICU_MSK_PTI_ENABLE: x->msk_pti[idx] |= val; return 0;
+    case XICU_MSK_PTI_DISABLE: x->msk_pti[idx] &= ~val; return 0;
+    case XICU_MSK_HWI: x->msk_hwi[idx] = val; return 0;
+    case XICU_MSK_HWI_ENABLE: x->msk_hwi[idx] |= val; return 0;
+    case XICU_MSK_HWI_DISABLE: x->msk_hwi[idx] &= ~val; return 0;
+    case XICU_MSK_WTI: x->msk_wti[idx] = val; return 0;
+    case XICU_MSK_WTI_ENABLE: x->msk_wti[idx] |= val; return 0;
+    case XICU_MSK_WTI_DISABLE: x->msk_wti[idx] &= ~val; return 0;
     default: return -1;
     }
 }
 
-/* soclib,pti-count, soclib,hwi-count, soclib,wti-count */
-static const char *const count_prop[3] = {"soclib,pti-count", "soclib,hwi-count",
-                                          "soclib,wti-count"};
+/* the count properties of the XICU's binding (the tsar layer's layer.yaml) */
+static const char *const count_prop[3] = {XICU_DT_PTI_COUNT, XICU_DT_HWI_COUNT,
+                                          XICU_DT_WTI_COUNT};
 
 static int xicu_check(const void *fdt, int node, const char *dtname, char *err, size_t errlen)
 {
@@ -263,7 +263,7 @@ static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *e
     x->n_pti = count_of(fdt, d->node, 0, n);
     x->n_hwi = count_of(fdt, d->node, 1, 3);
     x->n_wti = count_of(fdt, d->node, 2, n);
-    x->n_out = 4 * n;
+    x->n_out = XICU_OUTPUTS_PER_CPU * n;
     for (int i = 0; i < m->plat.ndev; i++)
         for (int j = 0; j < m->plat.dev[i].nirq; j++) {
             int h = m->plat.dev[i].irq[j];
@@ -279,7 +279,7 @@ static uint64_t xicu_service(void *dev)
     return xicu_next_event(dev);
 }
 
-static const char *const xicu_compatible[] = {"soclib,vci_xicu", NULL};
+static const char *const xicu_compatible[] = {XICU_COMPATIBLE, NULL};
 
 const temu_device_type xicu_device = {
     .name = "xicu",

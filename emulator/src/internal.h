@@ -23,6 +23,9 @@
 #include <stdio.h>
 
 #include "emu.h"
+/* The board's hardware facts, generated from the spec (generate.py --hwdesc):
+ * PTE bits, MMU fault types, CP0/CP2 register numbers, device registers. */
+#include "hwdesc.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -78,8 +81,9 @@ uint32_t block_len(const u32a *words, uint32_t idx, bool in_ds);
 
 /* ---------------------------------------------------------------- memory */
 
-/* XICU outputs are 4 per CPU and at most 32: 8 CPUs. */
-#define MAX_CPUS 8
+/* XICU outputs are XICU_OUTPUTS_PER_CPU per CPU and at most XICU_INDEX_COUNT
+ * (hwdesc.h): 8 CPUs. */
+#define MAX_CPUS (XICU_INDEX_COUNT / XICU_OUTPUTS_PER_CPU)
 
 typedef struct ram_bank {
     uint64_t base, size;
@@ -153,29 +157,7 @@ enum {
     EXC_TR = 13,
 };
 
-/* MMU error types (IETR/DETR) */
-#define MMU_READ 0x1000u
-#define MMU_PT1_UNMAPPED 0x001u
-#define MMU_PT2_UNMAPPED 0x002u
-#define MMU_PRIVILEGE 0x004u
-#define MMU_ACCES 0x008u
-#define MMU_EXEC 0x010u
-#define MMU_UNDEF_XTN 0x020u
-#define MMU_PT1_ILLEGAL 0x040u
-#define MMU_PT2_ILLEGAL 0x080u
-#define MMU_DATA_ILLEGAL 0x100u
-
-/* PTE flag bits */
-#define PTE_V 0x80000000u
-#define PTE_T 0x40000000u
-#define PTE_L 0x20000000u
-#define PTE_R 0x10000000u
-#define PTE_C 0x08000000u
-#define PTE_W 0x04000000u
-#define PTE_X 0x02000000u
-#define PTE_U 0x01000000u
-#define PTE_G 0x00800000u
-#define PTE_D 0x00400000u
+/* MMU error types (IETR/DETR) and PTE flag bits: hwdesc.h (MMU_FAULT_*, PTE_*). */
 
 /* access kinds for translation */
 enum { ACC_READ = 0, ACC_WRITE = 1, ACC_FETCH = 2 };

@@ -175,7 +175,7 @@ bool mem_load_slow(cpu_t *c, uint32_t va, int size, uint32_t *out)
     }
     uint32_t w;
     if (bus_mmio_read(m, pa, &w)) {
-        cpu_data_fault(c, va, MMU_READ | MMU_DATA_ILLEGAL);
+        cpu_data_fault(c, va, MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
         return false;
     }
     w >>= (pa & 3) * 8;
@@ -218,7 +218,7 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
         return true;
     }
     if (bus_mmio_write(m, pa, be, val)) {
-        cpu_data_fault(c, va, MMU_DATA_ILLEGAL);
+        cpu_data_fault(c, va, MMU_FAULT_DATA_ILLEGAL_ACCESS);
         return false;
     }
     c->exit_req = true;
@@ -300,7 +300,7 @@ bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
         wtlb_drop_page(c, b, pidx);
     } else {
         if (bus_mmio_read(m, pa, out)) {
-            cpu_data_fault(c, va, MMU_READ | MMU_DATA_ILLEGAL);
+            cpu_data_fault(c, va, MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
             return false;
         }
         cpu_ll_clear(c);
@@ -351,7 +351,7 @@ dpage *fetch_slow(cpu_t *c, uint32_t pc)
     }
     ram_bank *b = bus_ram_bank(m, pa);
     if (!b) {
-        cpu_fetch_fault(c, pc, MMU_READ | MMU_DATA_ILLEGAL);
+        cpu_fetch_fault(c, pc, MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
         return NULL;
     }
     dpage *dp = code_page_get(m, b, (uint32_t)((pa - b->base) >> PAGE_SHIFT));

@@ -21,15 +21,9 @@
      (3u << 11) | (2u << 8) | (6u << 4) | 6u)
 #define MMU_RELEASE 0x00010001u
 
-enum {
-    CP2_PTPR = 0, CP2_MODE = 1, CP2_ICACHE_FLUSH = 2, CP2_DCACHE_FLUSH = 3,
-    CP2_ITLB_INVAL = 4, CP2_DTLB_INVAL = 5, CP2_ICACHE_INVAL = 6,
-    CP2_DCACHE_INVAL = 7, CP2_ICACHE_PREFETCH = 8, CP2_DCACHE_PREFETCH = 9,
-    CP2_SYNC = 10, CP2_IETR = 11, CP2_DETR = 12, CP2_IBVAR = 13, CP2_DBVAR = 14,
-    CP2_PARAMS = 15, CP2_RELEASE = 16, CP2_WORD_LO = 17, CP2_WORD_HI = 18,
-    CP2_ICACHE_PA_INV = 19, CP2_DCACHE_PA_INV = 20, CP2_LL_RESET = 21,
-    CP2_DATA_PADDR_EXT = 24, CP2_INST_PADDR_EXT = 25, CP2_DEBUG_MASK = 30,
-};
+/* CP2 register numbers (CP2_*), MODE bits (MMU_MODE_*), the page-table
+ * geometry (PT1_*, PT2_*, PTE1_PPN_MASK, ...): hwdesc.h, from the spec's mmu. */
+#define PHYS_MASK ((1ull << MMU_PHYS_ADDR_BITS) - 1)
 
 /* ------------------------------------------------------------ TLB caches */
 
@@ -124,20 +118,21 @@ uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
                        bool se)
 {
     machine *m = c->m;
-    bool on = acc == ACC_FETCH ? (c->mmu_mode & 8) : (c->mmu_mode & 4);
+    bool on = acc == ACC_FETCH ? (c->mmu_mode & MMU_MODE_ITLB) : (c->mmu_mode & MMU_MODE_DTLB);
     if (!on) {
         uint32_t ext = acc == ACC_FETCH ? c->ipaddr_ext : c->dpaddr_ext;
         *pa = ((uint64_t)ext << 32) | va;
         return 0;
     }
-    uint32_t rd = acc == ACC_WRITE ? 0 : MMU_READ;
+    uint32_t rd = acc == ACC_WRITE ? 0 : MMU_FAULT_READ;
     uint32_t fault;
     ram_bank *b1 = NULL, *b2 = NULL;
-    uint64_t pt1 = (((uint64_t)c->ptpr << 13) | ((va >> 21) << 2)) & 0xFFFFFFFFFFull;
+    uint64_t pt1 = (((uint64_t)c->ptpr << MMU_PTPR_SHIFT) |
+                    ((va >> MMU_BIG_PAGE_SHIFT) * PT1_ENTRY_BYTES)) & PHYS_MASK;
     u32a *p1 = pt_word(m, pt1, se, &b1);
     if (!p1) {
         /* the walker's own read failed: reported with the read bit */
-        fault = MMU_READ | MMU_PT1_ILLEGAL;
+        fault = MMU_FAULT_READ | MMU_FAULT_PT1_ILLEGAL_ACCESS;
         goto fail;
     }
     uint32_t e1 = *p1, flags;
@@ -145,40 +140,42 @@ uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
     ram_bank *fb;
     uint64_t phys;
     if (!(e1 & PTE_V)) {
-        fault = MMU_READ | MMU_PT1_UNMAPPED; /* quirk: always the read form */
+        fault = MMU_FAULT_READ | MMU_FAULT_PT1_UNMAPPED; /* quirk: always the read form */
         goto fail;
     }
     if (!(e1 & PTE_T)) { /* PTE1: 2 MiB page */
         flags = e1;
         fp = p1;
         fb = b1;
-        phys = ((uint64_t)(e1 & 0x7FFFF) << 21) | (va & 0x1FFFFF);
+        phys = ((uint64_t)(e1 & PTE1_PPN_MASK) << MMU_BIG_PAGE_SHIFT) | (va & (MMU_BIG_PAGE_SIZE - 1));
     } else { /* PTD1 -> PT2 */
-        uint64_t pt2 = ((uint64_t)(e1 & 0x0FFFFFFF) << 12) | (((va >> 12) & 0x1FF) << 3);
+        uint64_t pt2 = ((uint64_t)(e1 & PTD1_PTPN_MASK) << MMU_PAGE_SHIFT) |
+                       (((va >> MMU_PAGE_SHIFT) & (PT2_ENTRIES - 1)) * PT2_ENTRY_BYTES);
         u32a *p2 = pt_word(m, pt2, se, &b2);
         if (!p2) {
-            fault = MMU_READ | MMU_PT2_ILLEGAL;
+            fault = MMU_FAULT_READ | MMU_FAULT_PT2_ILLEGAL_ACCESS;
             goto fail;
         }
         flags = p2[0];
         if (!(flags & PTE_V)) {
-            fault = MMU_READ | MMU_PT2_UNMAPPED;
+            fault = MMU_FAULT_READ | MMU_FAULT_PT2_UNMAPPED;
             goto fail;
         }
         fp = p2;
         fb = b2;
-        phys = ((uint64_t)(p2[1] & 0x0FFFFFFF) << 12) | (va & 0xFFF);
+        phys = ((uint64_t)(p2[PTE2_PPN_WORD] & PTE2_PPN_MASK) << MMU_PAGE_SHIFT) |
+               (va & (MMU_PAGE_SIZE - 1));
     }
     if (user && !(flags & PTE_U)) {
-        fault = rd | MMU_PRIVILEGE;
+        fault = rd | MMU_FAULT_PRIVILEGE_VIOLATION;
         goto fail;
     }
     if (acc == ACC_FETCH && !(flags & PTE_X)) {
-        fault = MMU_READ | MMU_EXEC;
+        fault = MMU_FAULT_READ | MMU_FAULT_EXEC_VIOLATION;
         goto fail;
     }
     if (acc == ACC_WRITE && !(flags & PTE_W)) {
-        fault = MMU_ACCES;
+        fault = MMU_FAULT_ACCESS_VIOLATION;
         goto fail;
     }
     if (se) {
@@ -212,7 +209,7 @@ fail:
 int mmu_cp2_read(cpu_t *c, int reg, uint32_t *val)
 {
     if (c->mode) /* XTN reads are refused in user mode */
-        return MMU_READ | MMU_PRIVILEGE;
+        return MMU_FAULT_READ | MMU_FAULT_PRIVILEGE_VIOLATION;
     switch (reg) {
     case CP2_PTPR: *val = c->ptpr; break;
     case CP2_MODE: *val = c->mmu_mode; break;
@@ -226,7 +223,7 @@ int mmu_cp2_read(cpu_t *c, int reg, uint32_t *val)
     case CP2_WORD_HI: *val = c->word_hi; break;
     case CP2_DATA_PADDR_EXT: *val = c->dpaddr_ext; break;
     case CP2_INST_PADDR_EXT: *val = c->ipaddr_ext; break;
-    default: return MMU_READ | MMU_UNDEF_XTN;
+    default: return MMU_FAULT_READ | MMU_FAULT_UNDEFINED_XTN;
     }
     return 0;
 }
@@ -240,7 +237,7 @@ int mmu_cp2_write(cpu_t *c, int reg, uint32_t val)
         case CP2_ICACHE_INVAL: case CP2_ICACHE_FLUSH:
             break;
         default:
-            return MMU_PRIVILEGE;
+            return MMU_FAULT_PRIVILEGE_VIOLATION;
         }
     }
     switch (reg) {
@@ -250,7 +247,7 @@ int mmu_cp2_write(cpu_t *c, int reg, uint32_t val)
         tlb_flush_cpu(c);
         break;
     case CP2_MODE:
-        c->mmu_mode = val & 0xF;
+        c->mmu_mode = val & MMU_MODE_ALL;
         tlb_flush_cpu(c);
         break;
     case CP2_DCACHE_FLUSH: /* also resets both TLBs */
@@ -276,7 +273,7 @@ int mmu_cp2_write(cpu_t *c, int reg, uint32_t val)
         tlb_flush_cpu(c);
         break;
     default:
-        return MMU_UNDEF_XTN;
+        return MMU_FAULT_UNDEFINED_XTN;
     }
     if (TRACE_ON(c->m, TEMU_TRACE_MMU))
         trace_printf(c->m, "mmu: cp2 write $%d = 0x%08x\n", reg, val);
@@ -286,7 +283,7 @@ int mmu_cp2_write(cpu_t *c, int reg, uint32_t val)
 void mmu_reset(cpu_t *c)
 {
     c->ptpr = 0;
-    c->mmu_mode = 0x3; /* caches on, TLBs off */
+    c->mmu_mode = MMU_MODE_DCACHE | MMU_MODE_ICACHE; /* caches on, TLBs off */
     c->ietr = c->detr = c->ibvar = c->dbvar = 0;
     c->word_lo = c->word_hi = 0;
     c->dpaddr_ext = c->ipaddr_ext = 0;

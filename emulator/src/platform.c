@@ -1,7 +1,8 @@
 /*
  * platform.c - the board description: parse a DTB into a `platform`
  * (RAM banks, devices matched against devices.c's types, IRQ wiring,
- * clock), generate the built-in default platform's DTB, and make the DTB
+ * clock), hand out the built-in default platform's DTB (generated from
+ * the spec: emulator/platform.yaml), and make the DTB
  * handed to the guest (-append, the devices' fixup_dtb).
  *
  * The DTB is untrusted input: it is checked with fdt_check_full() and every
@@ -13,7 +14,8 @@
 
 #include "internal.h"
 
-#define DEFAULT_CLOCK 25000000u
+/* without a clock in the device tree: the spec's (hwdesc.h) */
+#define DEFAULT_CLOCK ((uint32_t)HW_CLOCK_HZ)
 
 static uint64_t read_cells(const fdt32_t *p, int n)
 {
@@ -387,7 +389,7 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
             hz = clock_of_node(fdt, off, 0);
     }
     if (!hz) {
-        int off = fdt_node_offset_by_compatible(fdt, -1, "soclib,vci_xicu");
+        int off = fdt_node_offset_by_compatible(fdt, -1, XICU_COMPATIBLE);
         if (off >= 0)
             hz = clock_of_node(fdt, off, 0);
     }
@@ -399,115 +401,21 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
 
 /* ------------------------------------------------------------ default DTB */
 
-#define CK(x)                                                                 \
-    do {                                                                      \
-        if ((x) < 0)                                                          \
-            goto fail;                                                        \
-    } while (0)
-
-static int prop_reg(void *fdt, uint64_t base, uint32_t size)
-{
-    fdt32_t r[3] = {cpu_to_fdt32((uint32_t)(base >> 32)), cpu_to_fdt32((uint32_t)base),
-                    cpu_to_fdt32(size)};
-    return fdt_property(fdt, "reg", r, sizeof r);
-}
+/* The built-in platform: the device tree of emulator/platform.yaml (the
+ * board of arch-spec.yaml with one CPU), compiled by the build
+ * (generate.py --hwdesc) into hwdesc_dtb.c. */
+extern const unsigned char hwdesc_dtb[];
+extern const size_t hwdesc_dtb_size;
 
 int platform_default_dtb(void **out, size_t *outlen)
 {
-    size_t sz = 8192;
-    void *fdt = malloc(sz);
+    void *fdt = malloc(hwdesc_dtb_size);
     if (!fdt)
         return -1;
-    static const char xicu_compat[] = "soclib,vci_xicu\0soclib,vci_xicu_timer";
-    const uint32_t PH_CLK = 1, PH_XICU = 2;
-    CK(fdt_create(fdt, (int)sz));
-    CK(fdt_finish_reservemap(fdt));
-    CK(fdt_begin_node(fdt, ""));
-    CK(fdt_property_u32(fdt, "#address-cells", 2));
-    CK(fdt_property_u32(fdt, "#size-cells", 1));
-    CK(fdt_property_string(fdt, "compatible", "tsar,soclib"));
-    CK(fdt_property_string(fdt, "model", "TSAR single-cluster (tsar-emu default platform)"));
-    CK(fdt_property_u32(fdt, "interrupt-parent", PH_XICU));
-
-    CK(fdt_begin_node(fdt, "chosen"));
-    CK(fdt_property_string(fdt, "bootargs", "console=ttyVTTY0"));
-    CK(fdt_property_string(fdt, "stdout-path", "/iovci/tty@14000000"));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "cpus"));
-    CK(fdt_property_u32(fdt, "#address-cells", 1));
-    CK(fdt_property_u32(fdt, "#size-cells", 0));
-    CK(fdt_begin_node(fdt, "cpu@0"));
-    CK(fdt_property_string(fdt, "device_type", "cpu"));
-    CK(fdt_property_string(fdt, "compatible", "soclib,mips32el"));
-    CK(fdt_property_u32(fdt, "reg", 0));
-    CK(fdt_property_u32(fdt, "clocks", PH_CLK));
-    CK(fdt_property_u32(fdt, "clock-frequency", DEFAULT_CLOCK));
-    CK(fdt_end_node(fdt));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "cpuclk"));
-    CK(fdt_property_string(fdt, "compatible", "soclib,mips32_clksrc"));
-    CK(fdt_property_u32(fdt, "clocks", PH_CLK));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "clocks"));
-    CK(fdt_begin_node(fdt, "frequency@25MHz"));
-    CK(fdt_property_string(fdt, "compatible", "fixed-clock"));
-    CK(fdt_property_u32(fdt, "#clock-cells", 0));
-    CK(fdt_property_u32(fdt, "clock-frequency", DEFAULT_CLOCK));
-    CK(fdt_property_u32(fdt, "phandle", PH_CLK));
-    CK(fdt_end_node(fdt));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "memory@0"));
-    CK(fdt_property_string(fdt, "device_type", "memory"));
-    CK(prop_reg(fdt, 0, 0x10000000));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "iovci"));
-    CK(fdt_property_string(fdt, "compatible", "simple-bus"));
-    CK(fdt_property_u32(fdt, "#address-cells", 2));
-    CK(fdt_property_u32(fdt, "#size-cells", 1));
-    CK(fdt_property(fdt, "ranges", NULL, 0));
-
-    CK(fdt_begin_node(fdt, "xicu@10000000"));
-    CK(fdt_property(fdt, "compatible", xicu_compat, sizeof xicu_compat));
-    CK(prop_reg(fdt, 0x10000000, 0x1000));
-    CK(fdt_property(fdt, "interrupt-controller", NULL, 0));
-    CK(fdt_property_u32(fdt, "#interrupt-cells", 1));
-    CK(fdt_property_u32(fdt, "clocks", PH_CLK));
-    CK(fdt_property_u32(fdt, "phandle", PH_XICU));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "tty@14000000"));
-    CK(fdt_property_string(fdt, "compatible", "soclib,vci_multi_tty"));
-    CK(prop_reg(fdt, 0x14000000, 0x10));
-    CK(fdt_property_u32(fdt, "interrupts", 0));
-    CK(fdt_property_u32(fdt, "interrupt-parent", PH_XICU));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "blockdevice@1c000000"));
-    CK(fdt_property_string(fdt, "compatible", "tsar,vci_block_device"));
-    CK(prop_reg(fdt, 0x1C000000, 0x1000));
-    CK(fdt_property_u32(fdt, "interrupts", 1));
-    CK(fdt_property_u32(fdt, "interrupt-parent", PH_XICU));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_begin_node(fdt, "simhelper@1f000000"));
-    CK(fdt_property_string(fdt, "compatible", "soclib,vci_simhelper"));
-    CK(prop_reg(fdt, 0x1F000000, 0x1000));
-    CK(fdt_end_node(fdt));
-
-    CK(fdt_end_node(fdt)); /* iovci */
-    CK(fdt_end_node(fdt)); /* root */
-    CK(fdt_finish(fdt));
+    memcpy(fdt, hwdesc_dtb, hwdesc_dtb_size);
     *out = fdt;
-    *outlen = fdt_totalsize(fdt);
+    *outlen = hwdesc_dtb_size;
     return 0;
-fail:
-    free(fdt);
-    return -1;
 }
 
 /* Copy of the platform DTB with /chosen/bootargs replaced (with -append)

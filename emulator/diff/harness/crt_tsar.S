@@ -4,13 +4,14 @@
  *   TSAR_MMU=1 TSAR_USER=0   kernel mode, MMU on, identity page table
  *   TSAR_MMU=1 TSAR_USER=1   user mode, MMU on; the end is a syscall
  *
- * Page table (tsar-hardware.md 2.3): PT1 of 2048 words, 8 KiB aligned.
- * Identity mappings: 0x00200000 (crt data, kernel only) and 0x01000000
- * (init records, read-only) as 2 MiB PTE1 big pages; 0x00400000 (code,
+ * Page table (tsar-hardware.md 2.3): PT1 (PT1_ENTRIES words, PT1_ALIGN
+ * aligned). Identity mappings: CRT_DATA (crt data, kernel only) and
+ * INIT_BASE (init records, read-only) as big PTE1 pages; CRT_TEXT (code,
  * read-only + exec) as a PTE1 in the kernel variants and through a PT2 of
- * 4 KiB pages in the user variant; 0x01800000 (state records, writable and
- * executable) through a PT2 of 4 KiB pages with D clear (the walker must
- * set it); TTY and simhelper uncached, kernel only.
+ * small pages in the user variant; STATE_BASE (state records, writable and
+ * executable) through a PT2 with D clear (the walker must set it); TTY and
+ * simhelper uncached, kernel only. CRT_DATA, CRT_TEXT, INIT_BASE and
+ * STATE_BASE are the layout of gen.py (rundiff.py passes them).
  *
  * After the sequences, the state records are printed on the TTY as hex
  * words between "BEGIN" and "END" lines, then the simhelper ends the run
@@ -24,100 +25,55 @@
 #define TSAR_USER 0
 #endif
 #ifndef EXC_OFF
-#error EXC_OFF and EXC_MAX come from gen.py (rundiff.py passes them)
+#error EXC_OFF, EXC_MAX and the layout come from gen.py (rundiff.py passes them)
 #endif
 
-#define TTY	0x14000000
-#define SIMHELPER 0x1F000000
-
-#define PTE_V	0x80000000
-#define PTE_T	0x40000000
-#define PTE_C	0x08000000
-#define PTE_W	0x04000000
-#define PTE_X	0x02000000
-#define PTE_U	0x01000000
-#define PTE_G	0x00800000
+/* The runtime (emulator/runtime: crt0's start-up and vector, link.ld,
+ * runtime.h's MMU helpers; hwdesc.h for the addresses, PTE bits and CP2/CP0
+ * numbers) runs first: crt0 calls main() below in kernel mode, MMU off,
+ * EBase = _start (the start of .text, CRT_TEXT), and its vector jumps to
+ * rt_exception below. */
+#include "runtime.h"
 
 	.set noreorder
 	.set noat
 
-	.section .text.start,"ax",@progbits
-	.globl _start
-_start:
-	la	$8, exc_base
-	mtc0	$8, $15, 1		/* EBase */
-	mtc0	$0, $12			/* Status = 0: kernel, BEV=0, ERL=0, IE=0 */
-	ehb
+	.text
+	.globl main
+main:
 #if TSAR_MMU
 	/* clear PT1 and PT2 */
 	la	$8, pt1
-	addiu	$9, $8, 8192 + 4096 + 4096
-1:	sw	$0, 0($8)
-	addiu	$8, $8, 4
-	bne	$8, $9, 1b
-	nop
+	zero	$8, $9, PT1_ENTRIES * PT1_ENTRY_BYTES + 2 * PT2_ENTRIES * PT2_ENTRY_BYTES
 	la	$8, pt1
-	/* 2 MiB big pages: PT1[VA >> 21] = flags | (PA >> 21) */
-	li	$9, PTE_V | PTE_C | PTE_W | PTE_G	/* page 0: handler scratch */
-	sw	$9, 0($8)
-	li	$9, PTE_V | PTE_C | PTE_W | PTE_G | (0x00200000 >> 21)
-	sw	$9, (0x00200000 >> 21) * 4($8)
+	/* big pages: PT1[VA >> big shift] = flags | (PA >> big shift) */
+	pte1	$8, $9, 0, 0, PTE_V | PTE_C | PTE_W | PTE_G	/* page 0: handler scratch */
+	pte1	$8, $9, CRT_DATA, CRT_DATA, PTE_V | PTE_C | PTE_W | PTE_G
 #if TSAR_USER
-	/* user variant: code through a PT2 of 4 KiB pages (V|C|X|U|G) */
+	/* user variant: code through a PT2 of small pages (V|C|X|U|G) */
 	la	$10, pt2c
-	srl	$9, $10, 12
-	li	$11, PTE_V | PTE_T
-	or	$9, $9, $11
-	sw	$9, (0x00400000 >> 21) * 4($8)
-	li	$11, PTE_V | PTE_C | PTE_X | PTE_U | PTE_G
-	li	$12, 0x00400000 >> 12
-	addiu	$13, $12, 512
-5:	sw	$11, 0($10)
-	sw	$12, 4($10)
-	addiu	$12, $12, 1
-	bne	$12, $13, 5b
-	addiu	$10, $10, 8
+	ptd1	$8, $10, $9, $11, CRT_TEXT
+	pt2_fill $10, PTE_V | PTE_C | PTE_X | PTE_U | PTE_G, CRT_TEXT >> MMU_PAGE_SHIFT, $11, $12, $13
 #else
-	/* kernel variant: code in one 2 MiB PTE1 big page */
-	li	$9, PTE_V | PTE_C | PTE_X | PTE_U | PTE_G | (0x00400000 >> 21)
-	sw	$9, (0x00400000 >> 21) * 4($8)
+	/* kernel variant: code in one big PTE1 page */
+	pte1	$8, $9, CRT_TEXT, CRT_TEXT, PTE_V | PTE_C | PTE_X | PTE_U | PTE_G
 #endif
-	li	$9, PTE_V | PTE_C | PTE_U | PTE_G | (0x01000000 >> 21)
-	sw	$9, (0x01000000 >> 21) * 4($8)
-	li	$9, PTE_V | PTE_W | PTE_G | (TTY >> 21)
-	sw	$9, (TTY >> 21) * 4($8)
-	li	$9, PTE_V | PTE_W | PTE_G | (SIMHELPER >> 21)
-	sw	$9, (SIMHELPER >> 21) * 4($8)
-	/* PTD1 for 0x01800000 -> pt2 */
+	pte1	$8, $9, INIT_BASE, INIT_BASE, PTE_V | PTE_C | PTE_U | PTE_G
+	pte1	$8, $9, TTY_BASE, TTY_BASE, PTE_V | PTE_W | PTE_G
+	pte1	$8, $9, SIMHELPER_BASE, SIMHELPER_BASE, PTE_V | PTE_W | PTE_G
+	/* state records: a PT2 of small pages, identity, D clear (the walker sets it) */
 	la	$10, pt2
-	srl	$9, $10, 12
-	li	$11, PTE_V | PTE_T
-	or	$9, $9, $11
-	sw	$9, (0x01800000 >> 21) * 4($8)
-	/* PT2: 512 x {flags, PPN}, identity for 0x01800000 + 4K*i */
-	li	$11, PTE_V | PTE_C | PTE_W | PTE_X | PTE_U | PTE_G
-	li	$12, 0x01800000 >> 12
-	addiu	$13, $12, 512
-2:	sw	$11, 0($10)
-	sw	$12, 4($10)
-	addiu	$12, $12, 1
-	bne	$12, $13, 2b
-	addiu	$10, $10, 8
-	/* PTPR = PA(pt1) >> 13, then MODE = ITLB|DTLB|I$|D$ */
-	sync
+	ptd1	$8, $10, $9, $11, STATE_BASE
+	pt2_fill $10, PTE_V | PTE_C | PTE_W | PTE_X | PTE_U | PTE_G, STATE_BASE >> MMU_PAGE_SHIFT, $11, $12, $13
+	/* PTPR = PA(pt1) >> PTPR shift, then MODE = ITLB|DTLB|I$|D$ */
 	la	$8, pt1
-	srl	$8, $8, 13
-	mtc2	$8, $0
-	li	$8, 0xF
-	mtc2	$8, $1
-	nop
-	nop
+	mmu_on	$8, MMU_MODE_ALL
 #endif
 #if TSAR_USER
-	li	$8, 0x12		/* KSU = user, EXL = 1 */
-	mtc0	$8, $12
+	li	$8, CP0_STATUS_UM | CP0_STATUS_EXL	/* user mode, EXL = 1 for eret */
+	mtc0n	$8, CP0(STATUS)
 	la	$8, seq_start
-	mtc0	$8, $14			/* EPC */
+	mtc0n	$8, CP0(EPC)
 	ehb
 	eret
 	nop
@@ -158,16 +114,16 @@ dump:
 	jal	puts
 	nop
 	li	$4, 0
-exit:	li	$8, SIMHELPER
-	sw	$4, 4($8)		/* END_WITH_RETVAL */
+exit:	li	$8, SIMHELPER_BASE
+	sw	$4, SIMHELPER_END_WITH_RETVAL($8)
 	b	.
 	nop
 
 /* putc(a0): clobbers $8 */
 putc:
-	li	$8, TTY
+	li	$8, TTY_BASE
 	jr	$31
-	sw	$4, 0($8)
+	sw	$4, TTY_WRITE($8)
 
 /* puts(a0): clobbers $4, $8, $9, $10 */
 puts:
@@ -200,11 +156,9 @@ puthex:
 	jr	$10
 	nop
 
-	/* exception vector: EBase + 0x180 */
-	.section .text.vec,"ax",@progbits
-	.align	12
-exc_base:
-	.space	0x180
+	/* the exception handler: crt0's vector (EBase + 0x180) jumps here */
+	.globl	rt_exception
+rt_exception:
 	/* Ov, Tr, Bp, AdEL, AdES: the generated code raises them on purpose;
 	   log (ExcCode, EPC) in the current state record (k0) and resume at
 	   EPC + 4, or EPC + 8 in a delay slot (Cause.BD: EPC = the branch).
@@ -213,23 +167,23 @@ exc_base:
 	sw	$2, 0x104($0)
 	sw	$3, 0x108($0)
 	sw	$4, 0x10C($0)
-	mfc0	$4, $13			/* Cause */
-	andi	$2, $4, 0x7C
-	srl	$2, $2, 2		/* ExcCode */
+	mfc0n	$4, CP0(CAUSE)
+	andi	$2, $4, CP0_CAUSE_EXCCODE
+	srl	$2, $2, CP0_CAUSE_EXCCODE_SHIFT
 #if TSAR_USER
-	li	$3, 8			/* Sys: end of the user-mode run */
+	li	$3, CP0_EXC_SYS		/* end of the user-mode run */
 	beq	$2, $3, dump
 	nop
 #endif
-	li	$3, 12
+	li	$3, CP0_EXC_OV
 	beq	$2, $3, log_exc
-	li	$3, 13
+	li	$3, CP0_EXC_TR
 	beq	$2, $3, log_exc
-	li	$3, 9
+	li	$3, CP0_EXC_BP
 	beq	$2, $3, log_exc
-	li	$3, 4
+	li	$3, CP0_EXC_ADEL
 	beq	$2, $3, log_exc
-	li	$3, 5
+	li	$3, CP0_EXC_ADES
 	beq	$2, $3, log_exc
 	nop
 	b	unexpected
@@ -241,15 +195,15 @@ log_exc:
 	sll	$1, $3, 3
 	addu	$1, $1, $26
 	sw	$2, EXC_OFF + 4($1)
-	mfc0	$2, $14
+	mfc0n	$2, CP0(EPC)
 	sw	$2, EXC_OFF + 8($1)
 1:	addiu	$3, $3, 1
 	sw	$3, EXC_OFF($26)
-	mfc0	$1, $14
+	mfc0n	$1, CP0(EPC)
 	bgez	$4, 2f			/* BD clear: skip one instruction */
 	addiu	$1, $1, 4
 	addiu	$1, $1, 4		/* BD: skip the branch and its slot */
-2:	mtc0	$1, $14
+2:	mtc0n	$1, CP0(EPC)
 	lw	$1, 0x100($0)
 	lw	$2, 0x104($0)
 	lw	$3, 0x108($0)
@@ -260,38 +214,38 @@ unexpected:
 	la	$4, s_exc
 	jal	puts
 	nop
-	mfc0	$4, $13
+	mfc0n	$4, CP0(CAUSE)
 	jal	puthex
 	nop
 	la	$4, s_epc
 	jal	puts
 	nop
-	mfc0	$4, $14
+	mfc0n	$4, CP0(EPC)
 	jal	puthex
 	nop
 	la	$4, s_bad
 	jal	puts
 	nop
-	mfc0	$4, $8
+	mfc0n	$4, CP0(BADVADDR)
 	jal	puthex
 	nop
 #if TSAR_MMU
 	la	$4, s_detr
 	jal	puts
 	nop
-	mfc2	$4, $12
+	mfc2n	$4, CP2_DETR
 	jal	puthex
 	nop
 	la	$4, s_dbvar
 	jal	puts
 	nop
-	mfc2	$4, $14
+	mfc2n	$4, CP2_DBVAR
 	jal	puthex
 	nop
 	la	$4, s_ietr
 	jal	puts
 	nop
-	mfc2	$4, $11
+	mfc2n	$4, CP2_IETR
 	jal	puthex
 	nop
 #endif
@@ -315,7 +269,7 @@ s_ietr:	.asciz " ietr="
 #if TSAR_MMU
 	.section .bss
 	.align	13
-pt1:	.space	8192
-pt2:	.space	4096
-pt2c:	.space	4096
+pt1:	.space	PT1_ENTRIES * PT1_ENTRY_BYTES
+pt2:	.space	PT2_ENTRIES * PT2_ENTRY_BYTES
+pt2c:	.space	PT2_ENTRIES * PT2_ENTRY_BYTES
 #endif

@@ -9,12 +9,14 @@
 
 #include "test.h"
 
-/* XICU functions (reference 4.2) */
-enum { X_WTI_REG = 0, X_PTI_PER = 1, X_PTI_VAL = 2, X_PTI_ACK = 3, X_MSK_PTI = 4,
-       X_MSK_HWI = 8, X_MSK_WTI = 12, X_WTI_ACTIVE = 14, X_PRIO = 15, X_CONFIG = 16 };
+/* XICU functions (reference 4.2; hwdesc.h): MSK_WTI_DISABLE reads the active WTIs */
+enum { X_WTI_REG = XICU_WTI_REG, X_PTI_PER = XICU_PTI_PER, X_PTI_VAL = XICU_PTI_VAL,
+       X_PTI_ACK = XICU_PTI_ACK, X_MSK_PTI = XICU_MSK_PTI, X_MSK_HWI = XICU_MSK_HWI,
+       X_MSK_WTI = XICU_MSK_WTI, X_WTI_ACTIVE = XICU_MSK_WTI_DISABLE, X_PRIO = XICU_PRIO,
+       X_CONFIG = XICU_CONFIG };
 #define XICU(func, idx) REG32(XICU_REG(func, idx))
 
-static inline uint32_t cpu_id(void) { return MFC0(15, 1) & 0xFFF; }
+static inline uint32_t cpu_id(void) { return MFC0(CP0(EBASE)) & CP0_EBASE_CPUNUM; }
 
 static inline void cpu_wait(void) { __asm__ volatile("wait" ::: "memory"); }
 
@@ -48,12 +50,12 @@ static inline uint32_t sc(volatile uint32_t *p, uint32_t v)
 }
 
 /* Route WTI `id` (the CPU's mailbox) to the CPU's output 4*id (line 0). */
-static inline void mailbox_setup(uint32_t id) { XICU(X_MSK_WTI, 4 * id) = 1u << id; }
+static inline void mailbox_setup(uint32_t id) { XICU(X_MSK_WTI, XICU_OUTPUTS_PER_CPU * id) = 1u << id; }
 
 /* Sleep until the mailbox has a message; return it (reading acknowledges). */
 static inline uint32_t mailbox_wait(uint32_t id)
 {
-    while (!(XICU(X_WTI_ACTIVE, 4 * id) & (1u << id)))
+    while (!(XICU(X_WTI_ACTIVE, XICU_OUTPUTS_PER_CPU * id) & (1u << id)))
         cpu_wait();
     return XICU(X_WTI_REG, id);
 }

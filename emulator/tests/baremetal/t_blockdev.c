@@ -6,13 +6,16 @@
  */
 #include "test.h"
 
-#define B(off) REG32(BDEV_BASE + (off))
-enum { BUFFER = 0x00, LBA = 0x04, COUNT = 0x08, OP = 0x0C, STATUS = 0x10, IRQ_ENABLE = 0x14,
-       SIZE = 0x18, BLOCK_SIZE = 0x1C, BUFFER_EXT = 0x20 };
-enum { ST_IDLE, ST_BUSY, ST_READ_OK, ST_WRITE_OK, ST_READ_ERR, ST_WRITE_ERR };
+#define B(off) REG32(BLOCKDEVICE_BASE + (off))
+enum { BUFFER = BDEV_BUFFER, LBA = BDEV_LBA, COUNT = BDEV_COUNT, OP = BDEV_OP, STATUS = BDEV_STATUS,
+       IRQ_ENABLE = BDEV_IRQ_ENABLE, SIZE = BDEV_SIZE, BLOCK_SIZE = BDEV_BLOCK_SIZE,
+       BUFFER_EXT = BDEV_BUFFER_EXT };
+enum { ST_IDLE = BDEV_STATUS_IDLE, ST_BUSY = BDEV_STATUS_BUSY, ST_READ_OK = BDEV_STATUS_READ_SUCCESS,
+       ST_WRITE_OK = BDEV_STATUS_WRITE_SUCCESS, ST_READ_ERR = BDEV_STATUS_READ_ERROR,
+       ST_WRITE_ERR = BDEV_STATUS_WRITE_ERROR };
 
-#define X_HWI_EN(o) XICU_REG(9, o)
-#define X_MSK_HWI(o) XICU_REG(8, o)
+#define X_HWI_EN(o) XICU_REG(XICU_MSK_HWI_ENABLE, o)
+#define X_MSK_HWI(o) XICU_REG(XICU_MSK_HWI, o)
 
 static uint8_t buf[3 * 512] __attribute__((aligned(64)));
 static uint8_t buf2[512] __attribute__((aligned(64)));

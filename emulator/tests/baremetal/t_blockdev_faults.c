@@ -7,7 +7,7 @@
  */
 #include "test.h"
 
-#define B(off) REG32(BDEV_BASE + (off))
+#define B(off) REG32(BLOCKDEVICE_BASE + (off))
 enum { BUFFER = 0x00, LBA = 0x04, COUNT = 0x08, OP = 0x0C, STATUS = 0x10, IRQ_ENABLE = 0x14,
        SIZE = 0x18 };
 enum { ST_IDLE, ST_BUSY, ST_READ_OK, ST_WRITE_OK, ST_READ_ERR, ST_WRITE_ERR };

@@ -6,9 +6,10 @@
  */
 #include "test.h"
 
-#define B(off) REG32(BDEV_BASE + (off))
-enum { BUFFER = 0x00, LBA = 0x04, COUNT = 0x08, OP = 0x0C, STATUS = 0x10, IRQ_ENABLE = 0x14 };
-enum { ST_BUSY = 1, ST_WRITE_OK = 3 };
+#define B(off) REG32(BLOCKDEVICE_BASE + (off))
+enum { BUFFER = BDEV_BUFFER, LBA = BDEV_LBA, COUNT = BDEV_COUNT, OP = BDEV_OP, STATUS = BDEV_STATUS,
+       IRQ_ENABLE = BDEV_IRQ_ENABLE };
+enum { ST_BUSY = BDEV_STATUS_BUSY, ST_WRITE_OK = BDEV_STATUS_WRITE_SUCCESS };
 
 static uint8_t buf[512] __attribute__((aligned(64)));
 

@@ -4,7 +4,7 @@
  * forms, branches whose delay slot is on the next page, and jumping to an
  * instruction that follows a branch (it is then not a delay slot).
  */
-#include "regs.h"
+#include "runtime.h"
     .set noreorder
     .set noat
 
@@ -258,7 +258,7 @@ fail_16: li $v0, 16
         nop
 fail:
     li      $t0, SIMHELPER_BASE
-    sw      $v0, SIM_END_WITH_RETVAL($t0)
+    sw      $v0, SIMHELPER_END_WITH_RETVAL($t0)
 1:  b       1b
     nop
 

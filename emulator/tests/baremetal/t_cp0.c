@@ -24,7 +24,7 @@ int main(void)
             CHECK_EQ(1, boot_regs[i], 0);
     uint32_t dtb = boot_regs[5]; /* a1 = DTB physical address */
     CHECK_EQ(2, dtb & 0xFFF, 0);
-    CHECK(3, dtb >= 0x0FF00000 && dtb < 0x10000000); /* top of the 256 MiB bank */
+    CHECK(3, dtb >= HW_RAM0_BASE + HW_RAM0_SIZE - 0x100000 && dtb < HW_RAM0_BASE + HW_RAM0_SIZE); /* top of the RAM bank */
     CHECK_EQ(4, REG32(dtb), 0xedfe0dd0);            /* FDT magic, big-endian */
     CHECK_EQ(5, boot_cp[BOOT_STATUS], 0x00400004);   /* BEV | ERL */
     CHECK_EQ(6, boot_cp[BOOT_CAUSE], 0);
@@ -88,8 +88,8 @@ int main(void)
     MTC0(12, 0, 0);
     CHECK_EQ(62, MFC0(11, 0) - t3 < 200, 1);
     /* a simhelper CYCLES read follows Count */
-    uint32_t cy1 = REG32(SIMHELPER_BASE + SIM_CYCLES);
-    uint32_t cy2 = REG32(SIMHELPER_BASE + SIM_CYCLES);
+    uint32_t cy1 = REG32(SIMHELPER_BASE + SIMHELPER_CYCLES);
+    uint32_t cy2 = REG32(SIMHELPER_BASE + SIMHELPER_CYCLES);
     CHECK(63, cy2 - cy1 > 0 && cy2 - cy1 < 20);
 
     /* ---- plain R/W registers ---- */

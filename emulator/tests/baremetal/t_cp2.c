@@ -44,11 +44,11 @@ int main(void)
     __asm__ volatile("sync\n\tpref 0, 0($sp)\n\tcache 0x11, 0($sp)" ::: "memory");
     /* undefined / read-only registers: DBE with UNDEFINED_XTN */
     EXPECT_EXC(20, EXC_DBE, (void)MFC2(22));
-    CHECK_EQ(21, MFC2(12), ET_READ | ET_UNDEF_XTN);
+    CHECK_EQ(21, MFC2(12), MMU_FAULT_READ | MMU_FAULT_UNDEFINED_XTN);
     EXPECT_EXC(22, EXC_DBE, (void)MFC2(2)); /* write-only register */
-    CHECK_EQ(23, MFC2(12), ET_READ | ET_UNDEF_XTN);
+    CHECK_EQ(23, MFC2(12), MMU_FAULT_READ | MMU_FAULT_UNDEFINED_XTN);
     EXPECT_EXC(24, EXC_DBE, MTC2(11, 0)); /* IETR is read-only */
-    CHECK_EQ(25, MFC2(12), ET_UNDEF_XTN);
+    CHECK_EQ(25, MFC2(12), MMU_FAULT_UNDEFINED_XTN);
     EXPECT_EXC(26, EXC_DBE, MTC2(16, 0)); /* RELEASE is read-only */
     EXPECT_EXC(27, EXC_DBE, MTC2(23, 0)); /* DOUBLE_SC: undefined */
     EXPECT_EXC(28, EXC_DBE, (void)MFC2(31));

@@ -25,8 +25,8 @@ int main(void)
     CHECK_EQ(3, boot_regs[7], 0);
     CHECK_EQ(4, be32(fdt), 0xd00dfeed);
     uint32_t total = be32(fdt + 4);
-    CHECK(5, (uint32_t)(uintptr_t)fdt + total <= 0x10000000);
-    CHECK(6, (uint32_t)(uintptr_t)fdt + total > 0x10000000 - 4096);
+    CHECK(5, (uint32_t)(uintptr_t)fdt + total <= HW_RAM0_BASE + HW_RAM0_SIZE);
+    CHECK(6, (uint32_t)(uintptr_t)fdt + total > HW_RAM0_BASE + HW_RAM0_SIZE - MMU_PAGE_SIZE);
     const uint8_t *st = fdt + be32(fdt + 8);
     const char *strs = (const char *)fdt + be32(fdt + 12);
     int depth = 0, in_chosen = 0, found = 0;

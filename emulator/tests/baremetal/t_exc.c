@@ -263,11 +263,11 @@ int main(void)
 
     /* ---- bus errors (MMU off): unmapped physical addresses ---- */
     EXPECT_AT(100, EXC_DBE, "lw $t9, 0($a0)", 0x30000000, 0);
-    CHECK_EQ(101, MFC2(12), ET_READ | ET_DATA_ILLEGAL);
+    CHECK_EQ(101, MFC2(12), MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
     CHECK_EQ(102, MFC2(14), 0x30000000);
     CHECK_EQ(103, exc_badvaddr, 0x30000000);
     EXPECT_AT(104, EXC_DBE, "sb $t9, 3($a0)", 0x30000100, 0);
-    CHECK_EQ(105, MFC2(12), ET_DATA_ILLEGAL); /* write form */
+    CHECK_EQ(105, MFC2(12), MMU_FAULT_DATA_ILLEGAL_ACCESS); /* write form */
     CHECK_EQ(106, MFC2(14), 0x30000100);      /* word aligned */
     CHECK_EQ(107, exc_badvaddr, 0x30000100);
     /* undefined device registers */
@@ -275,8 +275,8 @@ int main(void)
     EXPECT_AT(109, EXC_DBE, "lw $t9, 0($a0)", SIMHELPER_BASE, 0); /* SC_STOP is write-only */
     EXPECT_AT(110, EXC_DBE, "lw $t9, 0x0094($a0)", XICU_BASE, 0); /* PTI_PER[5]: no such PTI */
     EXPECT_AT(111, EXC_DBE, "sw $zero, 0x0180($a0)", XICU_BASE, 0); /* PTI_ACK is read-only */
-    EXPECT_AT(112, EXC_DBE, "lw $t9, 0x0C($a0)", BDEV_BASE, 0);     /* OP is write-only */
-    EXPECT_AT(113, EXC_DBE, "lw $t9, 0x100($a0)", BDEV_BASE, 0);
+    EXPECT_AT(112, EXC_DBE, "lw $t9, 0x0C($a0)", BLOCKDEVICE_BASE, 0);     /* OP is write-only */
+    EXPECT_AT(113, EXC_DBE, "lw $t9, 0x100($a0)", BLOCKDEVICE_BASE, 0);
     EXPECT_AT(114, EXC_DBE, "lw $t9, 0x100($a0)", 0x1E000000, 0); /* hole between devices */
     /* fetch from an unmapped physical address: IBE, EPC = IBVAR = target */
     {
@@ -295,7 +295,7 @@ int main(void)
         CHECK_EQ(120, exc_count - c0, 1);
         CHECK_EQ(121, EXCCODE(exc_cause), EXC_IBE);
         CHECK_EQ(122, exc_epc, 0x30000040);
-        CHECK_EQ(123, MFC2(11), ET_READ | ET_DATA_ILLEGAL);
+        CHECK_EQ(123, MFC2(11), MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
         CHECK_EQ(124, MFC2(13), 0x30000040);
         CHECK_EQ(125, exc_cause & CAUSE_BD, 0);
     }
@@ -308,7 +308,7 @@ int main(void)
         exc_expect = 0;
         CHECK_EQ(130, exc_count - c0, 1);
         CHECK_EQ(131, EXCCODE(exc_cause), EXC_DBE);
-        CHECK_EQ(132, MFC2(12), ET_READ | ET_DATA_ILLEGAL);
+        CHECK_EQ(132, MFC2(12), MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
         CHECK_EQ(133, MFC2(14), a);
         EXPECT_NONE(134, "lw $t9, 0($a0)", a, 0);
     }

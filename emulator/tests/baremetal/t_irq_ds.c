@@ -6,10 +6,10 @@
  */
 #include "test.h"
 
-#define X_PER(i) XICU_REG(1, i)
-#define X_ACK(i) XICU_REG(3, i)
-#define X_PTI_EN(o) XICU_REG(5, o)
-#define X_MSK_PTI(o) XICU_REG(4, o)
+#define X_PER(i) XICU_REG(XICU_PTI_PER, i)
+#define X_ACK(i) XICU_REG(XICU_PTI_ACK, i)
+#define X_PTI_EN(o) XICU_REG(XICU_MSK_PTI_ENABLE, o)
+#define X_MSK_PTI(o) XICU_REG(XICU_MSK_PTI, o)
 
 extern char loop_br[], loop_top[];
 static volatile int nirq, nbd, nbr, ntop;

@@ -128,9 +128,9 @@ int main(void)
     exc_hook = 0;
     CHECK_EQ(31, nlog, 8);
     static const uint32_t detr_exp[8] = {
-        ET_READ | ET_PT1_UNMAPPED, ET_READ | ET_PT1_UNMAPPED, ET_READ | ET_PT2_UNMAPPED,
-        ET_READ | ET_PT2_UNMAPPED, ET_ACCES,  ET_READ | ET_DATA_ILLEGAL,
-        ET_DATA_ILLEGAL,           ET_READ | ET_PT2_ILLEGAL};
+        MMU_FAULT_READ | MMU_FAULT_PT1_UNMAPPED, MMU_FAULT_READ | MMU_FAULT_PT1_UNMAPPED, MMU_FAULT_READ | MMU_FAULT_PT2_UNMAPPED,
+        MMU_FAULT_READ | MMU_FAULT_PT2_UNMAPPED, MMU_FAULT_ACCESS_VIOLATION,  MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS,
+        MMU_FAULT_DATA_ILLEGAL_ACCESS,           MMU_FAULT_READ | MMU_FAULT_PT2_ILLEGAL_ACCESS};
     static const uint32_t dbvar_exp[8] = {0x50000000, 0x50000004, 0x40001000, 0x40001000,
                                           0x40002000, 0x40004010, 0x40004020, 0x48000000};
     for (int i = 0; i < 8; i++) {
@@ -157,7 +157,7 @@ int main(void)
     exc_hook = 0;
     CHECK_EQ(80, nlog, 1);
     CHECK_EQ(81, lg_code[0], EXC_DBE);
-    CHECK_EQ(82, lg_detr[0], ET_READ | ET_PT1_ILLEGAL);
+    CHECK_EQ(82, lg_detr[0], MMU_FAULT_READ | MMU_FAULT_PT1_ILLEGAL_ACCESS);
     CHECK_EQ(83, MFC2(1), 0xF);
 
     /* ---- instruction faults ---- */
@@ -171,12 +171,12 @@ int main(void)
     nlog = 0;
     CHECK_EQ(90, fn(), 0xDEAD);
     CHECK_EQ(91, lg_code[0], EXC_IBE);
-    CHECK_EQ(92, lg_ietr[0], ET_READ | ET_EXEC);
+    CHECK_EQ(92, lg_ietr[0], MMU_FAULT_READ | MMU_FAULT_EXEC_VIOLATION);
     CHECK_EQ(93, lg_ibvar[0], 0x40006000);
     CHECK_EQ(94, lg_epc[0], 0x40006000);
     uint32_t (*nowhere)(void) = (uint32_t(*)(void))0x50001000;
     CHECK_EQ(95, nowhere(), 0xDEAD);
-    CHECK_EQ(96, lg_ietr[1], ET_READ | ET_PT1_UNMAPPED);
+    CHECK_EQ(96, lg_ietr[1], MMU_FAULT_READ | MMU_FAULT_PT1_UNMAPPED);
     CHECK_EQ(97, lg_ibvar[1], 0x50001000);
     exc_hook = 0;
     ec->flags = PTE_V | PTE_C | PTE_X; /* now executable: seen without a flush */
@@ -203,14 +203,14 @@ int main(void)
     /* write permission removed: the next store faults */
     ed->flags = PTE_V | PTE_C | PTE_D;
     EXPECT_EXC(105, EXC_DBE, store(0x40005008, 1));
-    CHECK_EQ(106, MFC2(12), ET_ACCES);
+    CHECK_EQ(106, MFC2(12), MMU_FAULT_ACCESS_VIOLATION);
     ed->flags = PTE_V | PTE_C | PTE_W;
     store(0x40005008, 2);
     CHECK_EQ(107, pg[3][2], 2);
     /* invalidated: read faults */
     ed->flags = 0;
     EXPECT_EXC(108, EXC_DBE, load(0x40005000));
-    CHECK_EQ(109, MFC2(12), ET_READ | ET_PT2_UNMAPPED);
+    CHECK_EQ(109, MFC2(12), MMU_FAULT_READ | MMU_FAULT_PT2_UNMAPPED);
     ed->flags = PTE_V | PTE_C | PTE_W;
     /* a second page table: switching PTPR changes the mapping */
     for (int i = 0; i < 2048; i++)
@@ -246,8 +246,8 @@ int main(void)
     run_user((void (*)(void))(USER_CODE + PA(u_mmu)), 0);
     CHECK_EQ(120, nlog, 4);
     CHECK_EQ(121, pg[5][1], 77); /* the allowed store happened */
-    static const uint32_t u_exp[4] = {ET_ACCES, ET_READ | ET_PRIVILEGE, ET_PRIVILEGE,
-                                      ET_READ | ET_PT1_UNMAPPED};
+    static const uint32_t u_exp[4] = {MMU_FAULT_ACCESS_VIOLATION, MMU_FAULT_READ | MMU_FAULT_PRIVILEGE_VIOLATION, MMU_FAULT_PRIVILEGE_VIOLATION,
+                                      MMU_FAULT_READ | MMU_FAULT_PT1_UNMAPPED};
     for (int i = 0; i < 4; i++) {
         CHECK_EQ(122, lg_code[i], EXC_DBE);
         CHECK_EQ(123 + i, lg_detr[i], u_exp[i]);
@@ -260,7 +260,7 @@ int main(void)
     exc_hook = 0;
     CHECK_EQ(130, nlog, 1);
     CHECK_EQ(131, lg_code[0], EXC_IBE);
-    CHECK_EQ(132, lg_ietr[0], ET_READ | ET_PRIVILEGE);
+    CHECK_EQ(132, lg_ietr[0], MMU_FAULT_READ | MMU_FAULT_PRIVILEGE_VIOLATION);
     CHECK_EQ(133, lg_epc[0], 0x00010000);
     CHECK_EQ(134, lg_ibvar[0], 0x00010000);
 

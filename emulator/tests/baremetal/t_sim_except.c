@@ -3,6 +3,6 @@
 
 int main(void)
 {
-    REG32(SIMHELPER_BASE + SIM_EXCEPT_WITH_VAL) = 0xBAD;
+    REG32(SIMHELPER_BASE + SIMHELPER_EXCEPT_WITH_VAL) = 0xBAD;
     return 3; /* not reached */
 }

@@ -3,10 +3,10 @@
 
 int main(void)
 {
-    uint32_t c1 = REG32(SIMHELPER_BASE + SIM_CYCLES);
-    uint32_t c2 = REG32(SIMHELPER_BASE + SIM_CYCLES);
+    uint32_t c1 = REG32(SIMHELPER_BASE + SIMHELPER_CYCLES);
+    uint32_t c2 = REG32(SIMHELPER_BASE + SIMHELPER_CYCLES);
     CHECK(1, c2 > c1);
-    REG32(SIMHELPER_BASE + SIM_PAUSE) = 0; /* accepted, no effect */
-    REG32(SIMHELPER_BASE + SIM_END_WITH_RETVAL) = 0x12A;
+    REG32(SIMHELPER_BASE + SIMHELPER_PAUSE_SIM) = 0; /* accepted, no effect */
+    REG32(SIMHELPER_BASE + SIMHELPER_END_WITH_RETVAL) = 0x12A;
     return 3; /* not reached */
 }

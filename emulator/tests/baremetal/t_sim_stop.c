@@ -4,6 +4,6 @@
 int main(void)
 {
     puts_("stopping\n");
-    REG32(SIMHELPER_BASE + SIM_SC_STOP) = 0x77;
+    REG32(SIMHELPER_BASE + SIMHELPER_SC_STOP) = 0x77;
     return 3; /* not reached */
 }

@@ -6,9 +6,9 @@
  */
 #include "test.h"
 
-#define X_HWI_EN(o) XICU_REG(9, o)
-#define X_HWI_ACTIVE(o) XICU_REG(10, o)
-#define X_PRIO(o) XICU_REG(15, o)
+#define X_HWI_EN(o) XICU_REG(XICU_MSK_HWI_ENABLE, o)
+#define X_HWI_ACTIVE(o) XICU_REG(XICU_MSK_HWI_DISABLE, o)
+#define X_PRIO(o) XICU_REG(XICU_PRIO, o)
 
 static volatile int done, nirq;
 

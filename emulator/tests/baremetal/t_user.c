@@ -104,7 +104,7 @@ int main(void)
      * operations allowed, other writes refused (write privilege) */
     RUN(u_cp2_xtn, ST_CU2, 2);
     CHECK_EQ(15, EXCCODE(exc_cause), EXC_DBE);
-    CHECK_EQ(16, MFC2(12), ET_PRIVILEGE);
+    CHECK_EQ(16, MFC2(12), MMU_FAULT_PRIVILEGE_VIOLATION);
     /* CU0 set: mfc0 works in user mode */
     res[0] = 0;
     RUN(u_cp0_cu0, ST_CU0, 0);
@@ -114,7 +114,7 @@ int main(void)
     res[0] = 0;
     RUN(u_kseg, 0, 1);
     CHECK_EQ(20, EXCCODE(exc_cause), EXC_DBE);
-    CHECK_EQ(21, MFC2(12), ET_READ | ET_DATA_ILLEGAL);
+    CHECK_EQ(21, MFC2(12), MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
     CHECK(22, res[0] != 0); /* user code continued after the fault */
 
     /* Bp / Tr / CpU(1) from user mode */

@@ -6,21 +6,21 @@
  */
 #include "test.h"
 
-#define X_WTI(i) XICU_REG(0, i)
-#define X_PER(i) XICU_REG(1, i)
-#define X_VAL(i) XICU_REG(2, i)
-#define X_ACK(i) XICU_REG(3, i)
-#define X_MSK_PTI(o) XICU_REG(4, o)
-#define X_PTI_EN(o) XICU_REG(5, o)
-#define X_PTI_DIS(o) XICU_REG(6, o)
-#define X_MSK_HWI(o) XICU_REG(8, o)
-#define X_HWI_EN(o) XICU_REG(9, o)
-#define X_HWI_DIS(o) XICU_REG(10, o)
-#define X_MSK_WTI(o) XICU_REG(12, o)
-#define X_WTI_EN(o) XICU_REG(13, o)
-#define X_WTI_DIS(o) XICU_REG(14, o)
-#define X_PRIO(o) XICU_REG(15, o)
-#define X_CONFIG XICU_REG(16, 0)
+#define X_WTI(i) XICU_REG(XICU_WTI_REG, i)
+#define X_PER(i) XICU_REG(XICU_PTI_PER, i)
+#define X_VAL(i) XICU_REG(XICU_PTI_VAL, i)
+#define X_ACK(i) XICU_REG(XICU_PTI_ACK, i)
+#define X_MSK_PTI(o) XICU_REG(XICU_MSK_PTI, o)
+#define X_PTI_EN(o) XICU_REG(XICU_MSK_PTI_ENABLE, o)
+#define X_PTI_DIS(o) XICU_REG(XICU_MSK_PTI_DISABLE, o)
+#define X_MSK_HWI(o) XICU_REG(XICU_MSK_HWI, o)
+#define X_HWI_EN(o) XICU_REG(XICU_MSK_HWI_ENABLE, o)
+#define X_HWI_DIS(o) XICU_REG(XICU_MSK_HWI_DISABLE, o)
+#define X_MSK_WTI(o) XICU_REG(XICU_MSK_WTI, o)
+#define X_WTI_EN(o) XICU_REG(XICU_MSK_WTI_ENABLE, o)
+#define X_WTI_DIS(o) XICU_REG(XICU_MSK_WTI_DISABLE, o)
+#define X_PRIO(o) XICU_REG(XICU_PRIO, o)
+#define X_CONFIG XICU_REG(XICU_CONFIG, 0)
 
 static volatile int nirq, npti, nwti;
 static volatile uint32_t last_prio, last_cause, first_irq_count, wti_val;

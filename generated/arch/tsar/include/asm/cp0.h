@@ -20,7 +20,10 @@
 #define CP0_COMPARE     $11, 0
 #define CP0_CONFIG      $16, 0
 #define CP0_CONFIG1     $16, 1
+#define CP0_CONFIG2     $16, 2
+#define CP0_CONFIG3     $16, 3
 #define CP0_COUNT       $9, 0
+#define CP0_DEBUG       $23, 0
 #define CP0_EBASE       $15, 1
 #define CP0_EPC         $14, 0
 #define CP0_ERROREPC    $30, 0
@@ -106,8 +109,14 @@
 #define write_c0_config(val)	__write_c0(16, 0, val)
 #define read_c0_config1()		__read_c0(16, 1)
 #define write_c0_config1(val)	__write_c0(16, 1, val)
+#define read_c0_config2()		__read_c0(16, 2)
+#define write_c0_config2(val)	__write_c0(16, 2, val)
+#define read_c0_config3()		__read_c0(16, 3)
+#define write_c0_config3(val)	__write_c0(16, 3, val)
 #define read_c0_count()		__read_c0(9, 0)
 #define write_c0_count(val)	__write_c0(9, 0, val)
+#define read_c0_debug()		__read_c0(23, 0)
+#define write_c0_debug(val)	__write_c0(23, 0, val)
 #define read_c0_ebase()		__read_c0(15, 1)
 #define write_c0_ebase(val)	__write_c0(15, 1, val)
 #define read_c0_epc()		__read_c0(14, 0)

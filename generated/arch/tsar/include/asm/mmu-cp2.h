@@ -21,6 +21,8 @@
 #define MMU_DTLB_INVAL      $5
 #define MMU_ICACHE_INVAL    $6
 #define MMU_DCACHE_INVAL    $7
+#define MMU_ICACHE_PREFETCH $8
+#define MMU_DCACHE_PREFETCH $9
 #define MMU_SYNC            $10
 #define MMU_IETR            $11
 #define MMU_DETR            $12
@@ -35,6 +37,7 @@
 #define MMU_LL_RESET        $21
 #define MMU_DATA_PADDR_EXT  $24
 #define MMU_INST_PADDR_EXT  $25
+#define MMU_DEBUG_MASK      $30
 
 /* MODE register bits. */
 #define MMU_MODE_DCACHE    0x1
@@ -84,6 +87,10 @@
 #define write_c2_icache_inval(val)	__write_c2(6, val)
 #define read_c2_dcache_inval()		__read_c2(7)
 #define write_c2_dcache_inval(val)	__write_c2(7, val)
+#define read_c2_icache_prefetch()		__read_c2(8)
+#define write_c2_icache_prefetch(val)	__write_c2(8, val)
+#define read_c2_dcache_prefetch()		__read_c2(9)
+#define write_c2_dcache_prefetch(val)	__write_c2(9, val)
 #define read_c2_sync()		__read_c2(10)
 #define write_c2_sync(val)	__write_c2(10, val)
 #define read_c2_ietr()		__read_c2(11)
@@ -112,6 +119,8 @@
 #define write_c2_data_paddr_ext(val)	__write_c2(24, val)
 #define read_c2_inst_paddr_ext()		__read_c2(25)
 #define write_c2_inst_paddr_ext(val)	__write_c2(25, val)
+#define read_c2_debug_mask()		__read_c2(30)
+#define write_c2_debug_mask(val)	__write_c2(30, val)
 
 #endif /* !__ASSEMBLY__ */
 

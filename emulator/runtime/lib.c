@@ -1,5 +1,6 @@
-/* lib.c - console output, failure reporting and the C exception handler. */
-#include "test.h"
+/* lib.c - the runtime's console output, exit, failure reporting and C
+ * exception handler (runtime.h). */
+#include "runtime.h"
 
 volatile int exc_expect, exc_count;
 volatile uint32_t exc_cause, exc_epc, exc_badvaddr, exc_status, exc_resume;
@@ -36,7 +37,7 @@ void putdec(uint32_t v)
 
 void sim_exit(uint32_t code)
 {
-    REG32(SIMHELPER_BASE + SIM_END_WITH_RETVAL) = code;
+    REG32(SIMHELPER_BASE + SIMHELPER_END_WITH_RETVAL) = code;
     for (;;)
         ;
 }
@@ -70,9 +71,9 @@ void run_user(void (*fn)(void), uint32_t extra_status)
 /* Called from the vector in crt0 with the saved registers. */
 void exc_dispatch(exc_frame *f)
 {
-    uint32_t cause = MFC0(13, 0);
+    uint32_t cause = MFC0(CP0(CAUSE));
     uint32_t code = EXCCODE(cause);
-    uint32_t status = MFC0(12, 0);
+    uint32_t status = MFC0(CP0(STATUS));
     if (code == EXC_INT) {
         if (irq_hook)
             irq_hook(f, cause);
@@ -84,13 +85,13 @@ void exc_dispatch(exc_frame *f)
         /* end of run_user: back to kernel mode (EXL stays set, so eret
          * returns to user_return with UM clear) */
         user_active = 0;
-        MTC0(12, 0, status & ~ST_UM);
-        MTC0(14, 0, (uint32_t)(uintptr_t)user_return);
+        MTC0(CP0(STATUS), status & ~ST_UM);
+        MTC0(CP0(EPC), (uint32_t)(uintptr_t)user_return);
         return;
     }
     exc_cause = cause;
-    exc_epc = MFC0(14, 0);
-    exc_badvaddr = MFC0(8, 0);
+    exc_epc = MFC0(CP0(EPC));
+    exc_badvaddr = MFC0(CP0(BADVADDR));
     exc_status = status;
     exc_count++;
     if (exc_count > 1000)
@@ -116,10 +117,10 @@ void exc_dispatch(exc_frame *f)
 void exc_default_resume(uint32_t cause)
 {
     if (exc_resume) {
-        MTC0(14, 0, exc_resume);
+        MTC0(CP0(EPC), exc_resume);
         exc_resume = 0;
     } else {
-        MTC0(14, 0, exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
+        MTC0(CP0(EPC), exc_epc + ((cause & CAUSE_BD) ? 8 : 4));
     }
 }
 

@@ -1,13 +1,19 @@
 /*
- * crt0.S - start-up code and exception vector for the bare-metal tests.
+ * crt0.S - the runtime's start-up code, exception vectors and exit
+ * (runtime.h): for the bare-metal tests, the bench's TSAR platform, the
+ * diff harness's TSAR side.
  *
- * _start is at 0x10000 (the ELF entry, so also the "reset address").  It
+ * _start is at the start of .text (link.ld: 0x10000 unless the program
+ * sets RT_TEXT; the ELF entry, so also the "reset address").  It
  * first stores every GPR and the reset CP0/CP2 state with $zero-relative
  * stores (no register is touched before it is saved), then sets EBase to
  * this page (so the general vector is _start + 0x180), clears BEV/ERL, sets
  * up a stack and calls main(); main's return value is the exit status.
+ * The general exception vector jumps to rt_exception: exc_common below
+ * (registers saved, exc_dispatch() in lib.c), unless the program defines
+ * an rt_exception of its own.
  */
-#include "regs.h"
+#include "runtime.h"
 
     .set noreorder
     .set noat
@@ -57,9 +63,9 @@ _start:
     nop
 
     /* general exception vector: EBase + 0x180 */
-    .org 0x180
+    .org CP0_GENERAL_VECTOR_OFFSET
 exc_vector:
-    j       exc_common
+    j       rt_exception
     nop
 
     /* interrupt vector when Cause.IV = 1: EBase + 0x200 (counted) */
@@ -78,14 +84,16 @@ exc_vector:
     j       exc_common
     sw      $k1, 0($k0)
 
+    .weak   rt_exception
+    .set    rt_exception, exc_common
 exc_common:
     /* The C handler runs with the MMU off (the test image is identity
      * mapped) and DATA_PADDR_EXT = 0, so tests can break the page tables or
      * PADDR_EXT on purpose; MODE is restored by the eret path. */
-    mtc2    $zero, $24
-    mfc2    $k1, $1
-    ori     $k0, $zero, 3
-    mtc2    $k0, $1
+    mtc2n   $zero, CP2_DATA_PADDR_EXT
+    mfc2n   $k1, CP2_MODE
+    ori     $k0, $zero, MMU_MODE_DCACHE | MMU_MODE_ICACHE
+    mtc2n   $k0, CP2_MODE
     la      $k0, exc_frame
     sw      $k1, 136($k0)
     sw      $1, 4($k0)
@@ -159,44 +167,44 @@ exc_common:
     lw      $30, 120($k0)
     lw      $31, 124($k0)
     lw      $k1, 136($k0)
-    mtc2    $k1, $1
+    mtc2n   $k1, CP2_MODE
     nop
     eret
     nop
 
 start2:
-    mfc0    $k0, $15, 1
-    andi    $k0, $k0, 0xFFF
+    mfc0n   $k0, CP0(EBASE)
+    andi    $k0, $k0, CP0_EBASE_CPUNUM
     bnez    $k0, secondary_start
     nop
     /* reset-time CP0/CP2 values, before we change anything */
-    mfc0    $t0, $12, 0             /* Status */
+    mfc0n   $t0, CP0(STATUS)
     sw      $t0, 0x1080($0)
-    mfc0    $t0, $13, 0             /* Cause */
+    mfc0n   $t0, CP0(CAUSE)
     sw      $t0, 0x1084($0)
-    mfc0    $t0, $15, 1             /* EBase */
+    mfc0n   $t0, CP0(EBASE)
     sw      $t0, 0x1088($0)
-    mfc0    $t0, $15, 0             /* PRId */
+    mfc0n   $t0, CP0(PRID)
     sw      $t0, 0x108c($0)
-    mfc2    $t0, $1                 /* MMU MODE */
+    mfc2n   $t0, CP2_MODE
     sw      $t0, 0x1090($0)
-    mfc0    $t0, $9, 0              /* Count */
+    mfc0n   $t0, CP0(COUNT)
     sw      $t0, 0x1094($0)
-    mfc0    $t0, $7, 0              /* HWREna */
+    mfc0n   $t0, CP0(HWRENA)
     sw      $t0, 0x1098($0)
-    mfc0    $t0, $4, 2              /* UserLocal */
+    mfc0n   $t0, CP0(USERLOCAL)
     sw      $t0, 0x109c($0)
-    mfc2    $t0, $24                /* DATA_PADDR_EXT */
+    mfc2n   $t0, CP2_DATA_PADDR_EXT
     sw      $t0, 0x10a0($0)
-    mfc2    $t0, $25                /* INST_PADDR_EXT */
+    mfc2n   $t0, CP2_INST_PADDR_EXT
     sw      $t0, 0x10a4($0)
-    mfc2    $t0, $0                 /* PTPR */
+    mfc2n   $t0, CP2_PTPR
     sw      $t0, 0x10a8($0)
 
     /* EBase = this page; Status = 0 (kernel mode, BEV=ERL=0, IRQs off) */
     la      $t0, _start
-    mtc0    $t0, $15, 1
-    mtc0    $0, $12, 0
+    mtc0n   $t0, CP0(EBASE)
+    mtc0n   $0, CP0(STATUS)
     ehb
     la      $sp, stack_top
     /* clear .bss (the loader already zero-fills; this is belt and braces) */
@@ -214,7 +222,7 @@ start2:
     nop
     /* exit with main's return value */
     li      $t0, SIMHELPER_BASE
-    sw      $v0, SIM_END_WITH_RETVAL($t0)
+    sw      $v0, SIMHELPER_END_WITH_RETVAL($t0)
 3:  b       3b
     nop
 
@@ -229,11 +237,11 @@ secondary_start:
 5:  lw      $t1, 0($t0)
     beqz    $t1, 5b
     nop
-    mfc0    $a2, $15, 1             /* reset EBase and Status for the tests */
-    mfc0    $a3, $12, 0
+    mfc0n   $a2, CP0(EBASE)         /* reset EBase and Status for the tests */
+    mfc0n   $a3, CP0(STATUS)
     la      $t0, _start
-    mtc0    $t0, $15, 1
-    mtc0    $0, $12, 0
+    mtc0n   $t0, CP0(EBASE)
+    mtc0n   $0, CP0(STATUS)
     ehb
     la      $sp, sec_stacks
     sll     $t0, $k0, 12
@@ -262,8 +270,8 @@ run_user_asm:
     sw      $ra, 36($t0)
     sw      $sp, 40($t0)
     sw      $gp, 44($t0)
-    mtc0    $a0, $14, 0
-    mtc0    $a1, $12, 0
+    mtc0n   $a0, CP0(EPC)
+    mtc0n   $a1, CP0(STATUS)
     ehb
     la      $sp, user_stack_top
     eret
