@@ -284,6 +284,7 @@ int main(void)
 	pid = fork();
 	if (pid == 0) {
 		failures = 0;
+		my_pid = getpid();
 		if (install_allow_all_filter()) {
 			printf("abi-wild-sp: seccomp: unavailable\n");
 			exit(2);
