@@ -234,4 +234,32 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
 	return ret;
 }
 
+/*
+ * Where user space ends (TASK_SIZE: the port's kernel space starts there,
+ * 0xc0000000 or 0x80000000 as the spec's layout says): the lowest page
+ * that mmap(MAP_FIXED_NOREPLACE) refuses with ENOMEM, found by bisection
+ * (below it a page maps, or is taken: EEXIST).
+ */
+static __attribute__((unused))
+unsigned long user_space_end(void)
+{
+	unsigned long below = 0x10000000UL, end = 0xfffff000UL, mid;
+	long ret;
+
+	while (end - below > 4096) {
+		mid = (below + (end - below) / 2) & ~4095UL;
+		ret = my_syscall6(__NR_mmap2, mid, 4096, PROT_NONE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+				  -1, 0);
+		if (ret == -ENOMEM) {
+			end = mid;
+			continue;
+		}
+		if ((unsigned long)ret < -4095UL)
+			my_syscall2(__NR_munmap, ret, 4096);
+		below = mid;
+	}
+	return end;
+}
+
 #endif /* _PORTKIT_LIBC_H */

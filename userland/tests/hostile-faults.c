@@ -46,6 +46,23 @@ static void expect_death(const char *what, void (*fn)(void), int signo)
 	failures += !ok;
 }
 
+/* Without handlers: the child must exit with this status. */
+static void expect_exit(const char *what, void (*fn)(void), int code)
+{
+	int status = 0, ok;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn();
+		exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ok = !WIFSIGNALED(status) && ((status >> 8) & 0xff) == code;
+	printf("hostile: %s: status %x (want exit %d): %s\n", what, status,
+	       code, ok ? "ok" : "FAIL");
+	failures += !ok;
+}
+
 static void load_kernel(void)  { (void)*(volatile int *)(KADDR + 0x100); }
 static void store_kernel(void) { *(volatile int *)(KADDR + 0x204) = 1; }
 static void jump_kernel(void)  { ((void (*)(void))(KADDR + 0x180))(); }
@@ -87,9 +104,33 @@ static void sigreturn_at(unsigned long sp)
 			 : "$2", __PORTKIT_SYSCALL_CLOBBERS);
 }
 
+/* The same with sp back as it was after the call: its result. */
+static long sigreturn_at_and_back(unsigned long sp)
+{
+	register long v0 __asm__("$2") = __NR_rt_sigreturn;
+	register long a3 __asm__("$7");
+
+	__asm__ volatile("move $16, $sp\n"
+			 "move $sp, %2\n"
+			 "syscall\n"
+			 "move $sp, $16\n"
+			 : "+r"(v0), "=r"(a3) : "r"(sp)
+			 : "$16", __PORTKIT_SYSCALL_CLOBBERS);
+	return __PORTKIT_SYSCALL_RESULT(v0, a3);
+}
+
 static void sigreturn_null(void)    { sigreturn_at(0); }
-static void sigreturn_kernel(void)  { sigreturn_at(KADDR); }
-static void sigreturn_top(void)     { sigreturn_at(0xbffffff8UL); }
+/*
+ * sp + 32 in kernel space: as on MIPS the syscall entry refuses any call
+ * (EFAULT) before rt_sigreturn runs, and sends no signal
+ * (userland/tests/abi-wild-sp.c).
+ */
+static void sigreturn_kernel(void)
+{
+	exit(sigreturn_at_and_back(KADDR) == -EFAULT ? 0 : 1);
+}
+/* A frame from just below the end of user space, running past it. */
+static void sigreturn_top(void)     { sigreturn_at(user_space_end() - 64); }
 static void sigreturn_zeros(void)
 {
 	memset(garbage_frame, 0, sizeof(garbage_frame));
@@ -203,7 +244,7 @@ int main(void)
 
 	/* A bad frame, or a frame whose context cannot run: SIGSEGV. */
 	expect_death("sigreturn-null-frame", sigreturn_null, SIGSEGV);
-	expect_death("sigreturn-kernel-frame", sigreturn_kernel, SIGSEGV);
+	expect_exit("sigreturn-kernel-frame", sigreturn_kernel, 0);
 	expect_death("sigreturn-frame-past-stack-top", sigreturn_top, SIGSEGV);
 	expect_death("sigreturn-zero-frame", sigreturn_zeros, SIGSEGV);
 	expect_death("sigreturn-kernel-pc", sigreturn_kernel_pc, SIGSEGV);

@@ -21,7 +21,6 @@
 #include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/linkage.h>
-#include <asm/signal.h>
 #include <asm/asm-offsets.h>
 #include <asm/cp0.h>
 #include <asm/mmu-hooks.h>
@@ -290,34 +289,63 @@ SYM_CODE_END(handle_exception)
 /*
  * Arguments 5..8 live on the user stack; copy them into the
  * frame's argument area, where the C function expects its stack
- * arguments. A bad user stack makes the call fail with EFAULT.
+ * arguments. A wild sp gets what MIPS o32 gives it (scall32-o32.S), for
+ * every call, whether it has stack arguments or not:
+ *  - sp + 32 (the end of the argument area, modulo 2^32) in kernel space,
+ *    at or above TASK_SIZE (MIPS: bltz on sp + 32, kseg0 and up): the
+ *    call fails with EFAULT without running (bad_stack);
+ *  - otherwise each word that cannot be read (unmapped, wholly or in
+ *    part) is 0 and the call runs. A misaligned sp is read as it is:
+ *    traps.c emulates a misaligned load that has an __ex_table entry, as
+ *    MIPS's do_ade does. The only words past the end of user space that
+ *    an sp just below 2^32 can reach lie in the page above FIXADDR_TOP,
+ *    never mapped, so they read as 0 too (MIPS: kseg3's top).
+ * No signal either way: a process whose sp is in kernel space cannot even
+ * exit (EFAULT), on MIPS as here.
  */
 	.macro	COPY_STACK_ARGS
 	lw	t0, PT_R29(sp)
-	li	t1, TASK_SIZE - 32
-	sltu	t1, t0, t1
+	li	t1, TASK_SIZE
+	addiu	t2, t0, 32
+	sltu	t1, t2, t1
 	beqz	t1, bad_stack
 	 lui	t2, %hi(sys_call_table)		/* for syscall_dispatch */
 10:	lw	t1, 16(t0)
-	sw	t1, PT_ARGS + 16(sp)
-	.section __ex_table, "a"
-	.word	10b, bad_stack
-	.previous
+20:	sw	t1, PT_ARGS + 16(sp)
+	.pushsection __ex_table, "a"
+	.word	10b, 30f
+	.popsection
+	.pushsection .fixup, "ax"
+30:	j	20b			/* unreadable: 0 */
+	 move	t1, zero
+	.popsection
 11:	lw	t1, 20(t0)
-	sw	t1, PT_ARGS + 20(sp)
-	.section __ex_table, "a"
-	.word	11b, bad_stack
-	.previous
+21:	sw	t1, PT_ARGS + 20(sp)
+	.pushsection __ex_table, "a"
+	.word	11b, 31f
+	.popsection
+	.pushsection .fixup, "ax"
+31:	j	21b			/* unreadable: 0 */
+	 move	t1, zero
+	.popsection
 12:	lw	t1, 24(t0)
-	sw	t1, PT_ARGS + 24(sp)
-	.section __ex_table, "a"
-	.word	12b, bad_stack
-	.previous
+22:	sw	t1, PT_ARGS + 24(sp)
+	.pushsection __ex_table, "a"
+	.word	12b, 32f
+	.popsection
+	.pushsection .fixup, "ax"
+32:	j	22b			/* unreadable: 0 */
+	 move	t1, zero
+	.popsection
 13:	lw	t1, 28(t0)
-	sw	t1, PT_ARGS + 28(sp)
-	.section __ex_table, "a"
-	.word	13b, bad_stack
-	.previous
+23:	sw	t1, PT_ARGS + 28(sp)
+	.pushsection __ex_table, "a"
+	.word	13b, 33f
+	.popsection
+	.pushsection .fixup, "ax"
+33:	j	23b			/* unreadable: 0 */
+	 move	t1, zero
+	.popsection
 	.endm
 
 SYM_CODE_START(handle_sys)
@@ -535,15 +563,8 @@ bad_syscall:
 	 li	v0, -ENOSYS
 
 bad_stack:
-	/*
-	 * The stack arguments cannot be read: the call fails with EFAULT,
-	 * as on MIPS, and the process also gets SIGSEGV, since with such
-	 * an sp not even exit() can succeed (a corrupt sigreturn frame,
-	 * say, would otherwise leave it spinning).
-	 */
+	/* sp in kernel space (COPY_STACK_ARGS): EFAULT, the call not run. */
 	sw	$6, PT_R6(sp)
-	jal	force_sig
-	 li	a0, SIGSEGV
 	b	syscall_return
 	 li	v0, -EFAULT
 SYM_CODE_END(handle_sys)
