@@ -9,7 +9,6 @@ emulator's -disk-ro and -disk-error, init's fallback to the initramfs, and
 the emulator's clear errors for bad images.
 """
 import array
-import pathlib
 import re
 import shutil
 import signal
