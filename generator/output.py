@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,6 +125,8 @@ class Plan:
     manifest_old: bytes | None = None
     manifest_new: bytes = b""
     recovering: bool = False     # an interrupted run left a journal or temporaries
+    #: when planning began: temporaries older than that are an interrupted run's
+    started: float = 0.0
 
     @property
     def drift(self) -> bool:
@@ -150,10 +153,25 @@ def _disk_files(arch_dir: Path, outdir: Path) -> set[str]:
     return found
 
 
-def _stale_temporaries(outdir: Path, arch: str) -> list[Path]:
+def _stale_temporaries(outdir: Path, arch: str, before: float | None = None) -> list[Path]:
+    """Temporaries of interrupted writes (of this arch, and the manifest's or journal's).
+
+    With ``before``, only those last written before then: a run that had died
+    before this one began (under the lock, every one). A newer one is another
+    run's write in progress, left alone (only without the lock can one exist)."""
     out = [p for p in (outdir / "arch" / arch).rglob(f"*{TMP_SUFFIX}")] \
         if (outdir / "arch" / arch).is_dir() else []
-    return out + list(outdir.glob(f"*{TMP_SUFFIX}")) if outdir.is_dir() else out
+    out = out + list(outdir.glob(f"*{TMP_SUFFIX}")) if outdir.is_dir() else out
+    if before is None:
+        return out
+    stale = []
+    for p in out:
+        try:
+            if p.stat().st_mtime < before:
+                stale.append(p)
+        except OSError:
+            pass  # gone meanwhile
+    return stale
 
 
 def _read(path: Path) -> bytes | None:
@@ -166,10 +184,11 @@ def _read(path: Path) -> bytes | None:
 def make_plan(outdir: Path, arch: str, files: dict[str, Rendered], spec_display: str,
               force: bool = False) -> Plan:
     """Compare the rendered tree with OUTDIR; nothing is written."""
+    started = time.time()
     manifest = _load_or_empty(outdir, force)
     old = manifest["arches"].get(arch, {}).get("files", {})
     journal = load_journal(outdir, arch)
-    plan = Plan(outdir=outdir, arch=arch)
+    plan = Plan(outdir=outdir, arch=arch, started=started)
     plan.recovering = bool(journal) or bool(_stale_temporaries(outdir, arch))
     on_disk = _disk_files(outdir / "arch" / arch, outdir)
     for path in sorted(set(files) | set(old) | on_disk):
@@ -262,7 +281,7 @@ def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> 
     if plan.drift and not force:
         raise DriftError("drift")  # callers check first; this is a safety net
     written = removed = 0
-    for tmp in _stale_temporaries(plan.outdir, plan.arch):
+    for tmp in _stale_temporaries(plan.outdir, plan.arch, before=plan.started):
         tmp.unlink(missing_ok=True)
     journal_path = plan.outdir / JOURNAL_NAME
     if plan.changes:
