@@ -63,7 +63,7 @@ def kit(tmp_path_factory):
     shutil.rmtree(kit / "build", ignore_errors=True)
 
 
-def guide(kit, *cmd, check=True, timeout=1800):
+def guide(kit, *cmd, check=True, timeout=3600):
     if cmd[0].endswith(".py"):
         cmd = (sys.executable, *cmd)
     return run(list(cmd), cwd=kit, check=check, env=make_env(), timeout=timeout)
