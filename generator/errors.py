@@ -72,15 +72,26 @@ class TemplateError(PortkitError):
         super().__init__(f"error: {where}: {message}\nnothing written.")
 
 
-class LayoutError(PortkitError):
-    """Templates/overrides that cannot be mapped to a unique output tree."""
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+class ErrorList(PortkitError):
+    """Every problem of one kind found at once: an "error: " line each, then
+    the summary (what failed; nothing written)."""
 
     exit_code = 2
 
+    def __init__(self, messages: list[str], summary: str):
+        self.messages = messages
+        super().__init__("\n".join(f"error: {m}" for m in messages) + "\n" + summary)
+
+
+class LayoutError(ErrorList):
+    """Templates/overrides that cannot be mapped to a unique output tree."""
+
     def __init__(self, messages: list[str]):
-        self.messages = sorted(messages)
-        body = "\n".join(f"error: {m}" for m in self.messages)
-        super().__init__(body + "\nnothing written.")
+        super().__init__(sorted(messages), "nothing written.")
 
 
 class DriftError(PortkitError):

@@ -38,17 +38,16 @@ names come from the spec and the layers.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import PortkitError
+from .atomic import write_if_changed
+from .errors import ErrorList, plural
 
 REGISTERS_FILE = "_registers.yaml"
 MAP_KEYS = ("prefix", "doc", "registers", "values")
@@ -56,16 +55,12 @@ MACRO = re.compile(r"[A-Z][A-Z0-9_]*")
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
-class HwdescError(PortkitError):
+class HwdescError(ErrorList):
     """A register map is malformed, or two facts would get the same macro name."""
 
-    exit_code = 2
-
     def __init__(self, messages: list[str]):
-        self.messages = messages
-        super().__init__("\n".join(f"error: {m}" for m in messages)
-                         + f"\n{len(messages)} error{'s' if len(messages) != 1 else ''} in the "
-                         "hardware description; nothing written.")
+        super().__init__(messages, f"{plural(len(messages), 'error')} in the hardware "
+                         "description; nothing written.")
 
 
 def _macro(name: str) -> str:
@@ -351,24 +346,6 @@ def dtb_c_text(dtb: bytes, dts_name: str) -> str:
     ])
 
 
-def _write_if_changed(target: Path, data: bytes) -> bool:
-    try:
-        if target.read_bytes() == data:
-            return False
-    except OSError:
-        pass
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return True
-
-
 def compile_dts(dts_text: str, name: str, dtc: str = "dtc") -> bytes:
     if not shutil.which(dtc):
         raise HwdescError([f"{dtc} (the device-tree compiler) is not installed: it compiles "
@@ -405,7 +382,7 @@ def write_hwdesc(project, outdir: Path, quiet: bool = False) -> int:
     outdir.mkdir(parents=True, exist_ok=True)
     changed = 0
     for name, text in outputs.items():
-        if _write_if_changed(outdir / name, text):
+        if write_if_changed(outdir / name, text):
             changed += 1
             if not quiet:
                 print(f"wrote   {outdir / name}")

@@ -60,7 +60,7 @@ from typing import Any
 
 from . import schema as S
 from . import yamlio
-from .errors import Diagnostic, LayoutError, PortkitError, SpecError
+from .errors import Diagnostic, ErrorList, LayoutError, SpecError, plural
 
 
 @dataclass(frozen=True)
@@ -141,16 +141,11 @@ def _layer_schema() -> S.Map:
 LAYER_SCHEMA = _layer_schema()
 
 
-class ContractError(PortkitError):
+class ContractError(ErrorList):
     """The spec and the layers disagree (or a layer.yaml is malformed)."""
 
-    exit_code = 2
-
     def __init__(self, messages: list[str]):
-        self.messages = messages
-        super().__init__("\n".join(f"error: {m}" for m in messages)
-                         + f"\n{len(messages)} contract error{'s' if len(messages) != 1 else ''}; "
-                         "nothing written.")
+        super().__init__(messages, f"{plural(len(messages), 'contract error')}; nothing written.")
 
 
 def _yaml(value: Any) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 import shlex
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from .atomic import write_if_changed
 from .spec import Spec
 
 #: Make variable -> dotted spec path (lists print space-separated).
@@ -89,21 +89,4 @@ def fragment_text(spec: Spec) -> str:
 
 def write_fragment(spec: Spec, target: Path) -> bool:
     """Write ``target`` if its text changes (True), else refresh its time stamp."""
-    text = fragment_text(spec)
-    try:
-        if target.read_text(encoding="utf-8") == text:
-            os.utime(target)
-            return False
-    except OSError:
-        pass
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return True
+    return write_if_changed(target, fragment_text(spec).encode("utf-8"), touch=True)

@@ -32,19 +32,18 @@ import difflib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .atomic import TMP_SUFFIX, atomic_write
 from .errors import DriftError, PortkitError
 from .render import Rendered
 
 MANIFEST_NAME = ".portkit-manifest.json"
 MANIFEST_FORMAT = 1
 JOURNAL_NAME = ".portkit-journal.json"
-TMP_SUFFIX = ".portkit-tmp"
 
 
 def lock_outdir(outdir: Path):
@@ -75,7 +74,7 @@ def load_journal(outdir: Path, arch: str) -> dict[str, str | None]:
 
 def _write_journals(path: Path, journals: dict[str, dict[str, str | None]]) -> None:
     if journals:
-        _atomic_write(path, dump_manifest({"arches": journals}), 0o644)
+        atomic_write(path, dump_manifest({"arches": journals}), 0o644)
     else:
         path.unlink(missing_ok=True)
 
@@ -249,22 +248,6 @@ def drift_message(plan: Plan, outdir_display: str, overrides_display: str) -> st
     return "\n".join(lines)
 
 
-def _atomic_write(target: Path, data: bytes, mode: int) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _prune(directory: Path, stop: Path) -> None:
     """Remove empty directories from ``directory`` up to (not including) ``stop``."""
     d = directory
@@ -301,11 +284,11 @@ def apply_plan(plan: Plan, force: bool = False, log=lambda verb, path: None) -> 
             written += 1
             log("chmod", ch.path)
         else:
-            _atomic_write(target, ch.new.data, ch.new.mode)
+            atomic_write(target, ch.new.data, ch.new.mode)
             written += 1
             log("wrote" if ch.kind == "changed" else "created", ch.path)
     if plan.manifest_changed:
-        _atomic_write(plan.outdir / MANIFEST_NAME, plan.manifest_new, 0o644)
+        atomic_write(plan.outdir / MANIFEST_NAME, plan.manifest_new, 0o644)
     journals = _load_journals(plan.outdir)
     if plan.arch in journals or (journal_path.exists() and not journals):
         journals.pop(plan.arch, None)  # this arch's generation is complete; others' stay

@@ -13,7 +13,7 @@ import os, signal, sys
 sys.path.insert(0, {root!r})
 import generator.output as out
 calls = {{"n": 0}}
-real_write, real_unlink = out._atomic_write, out.Path.unlink
+real_write, real_unlink = out.atomic_write, out.Path.unlink
 def counting(target, data, mode):
     calls["n"] += 1
     if calls["n"] == {kill_at}:
@@ -21,7 +21,7 @@ def counting(target, data, mode):
         open(str(target.parent / ("." + target.name + ".x" + out.TMP_SUFFIX)), "wb").write(data[:10])
         os.kill(os.getpid(), signal.SIGKILL)
     return real_write(target, data, mode)
-out._atomic_write = counting
+out.atomic_write = counting
 from generator.cli import main
 sys.exit(main(sys.argv[1:], root={root!r}))
 """
