@@ -9,10 +9,12 @@
  *    cannot be read (unmapped, wholly or in part) is 0; a misaligned sp is
  *    read as it is.
  * No signal in any case. Each sp runs getpid, write (to a pipe, read back)
- * and mmap2, whose fd (sp+16) and page offset (sp+20) show which stack
- * words arrived: "map B1" is file B's page 1 (both read), "map B0" the
+ * and mmap2, whose fd (sp+16) and offset (sp+20) show which stack words
+ * arrived: "map B1" is file B's second 64 KiB (both read), "map B0" the
  * offset was 0, "map Z0" both were 0 (fd 0 is file Z). Then again under
  * a seccomp filter that allows everything (the full syscall entry).
+ * Sizes are multiples of 64 KiB, so that any page size works (a stock
+ * Malta kernel has 16 KiB pages).
  *
  * Built for TSAR with its nolibc, and for stock MIPS (-DPORTKIT_STOCK_MIPS,
  * the kernel tree's nolibc and o32 numbers) to run under qemu-mipsel
@@ -37,6 +39,7 @@
 static unsigned long kspace;	/* user_space_end() */
 
 #define PAGE		4096UL
+#define UNIT		0x10000UL	/* a multiple of any page size */
 #define WANT_EFAULT	"err 14"
 
 static int failures;
@@ -89,16 +92,16 @@ static struct res call6(long nr, long a, long b, long c, long d, long e, long f)
 static int fd_b, pipe_r, pipe_w;
 static long my_pid;
 
-/* A 2-page file whose page k starts with tag, k ('Z', 0 -> "Z0"). */
+/* A file of 2 units, unit k starting with tag, k ('Z', 0 -> "Z0"). */
 static int make_file(const char *path, char tag)
 {
-	static char page[PAGE];
+	static char unit[UNIT];
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600), k;
 
 	for (k = 0; k < 2; k++) {
-		memset(page, tag, sizeof(page));
-		page[1] = '0' + k;
-		if (write(fd, page, sizeof(page)) != (ssize_t)sizeof(page))
+		memset(unit, tag, sizeof(unit));
+		unit[1] = '0' + k;
+		if (write(fd, unit, sizeof(unit)) != (ssize_t)sizeof(unit))
 			return -1;
 	}
 	return fd;
@@ -176,10 +179,13 @@ static void check_sp(const char *pass, const char *name, unsigned long sp,
 	report(pass, name, "mmap2", got, kernel ? WANT_EFAULT : want_map);
 }
 
-/* The stack arguments of mmap2: fd B at sp+16, page offset 1 at sp+20. */
+/*
+ * The stack arguments of mmap2: fd B at sp+16, at sp+20 the offset of
+ * unit 1 (mmap2 counts 4096-byte units on MIPS and on the port).
+ */
 static void lay_args(unsigned long sp, int words)
 {
-	long fd = fd_b, pgoff = 1;
+	long fd = fd_b, pgoff = UNIT / 4096;
 
 	if (words > 0)
 		memcpy((void *)(sp + 16), &fd, 4);
@@ -189,7 +195,7 @@ static void lay_args(unsigned long sp, int words)
 
 static void run_cases(const char *pass, unsigned long page)
 {
-	unsigned long hole = page + PAGE;	/* unmapped */
+	unsigned long hole = page + UNIT;	/* unmapped */
 
 	lay_args(page + 0x100, 2);
 	check_sp(pass, "aligned", page + 0x100, "map B1");
@@ -268,15 +274,18 @@ int main(void)
 	}
 	pipe_r = fds[0];
 	pipe_w = fds[1];
-	/* A page for the stack words, and the unmapped page after it. */
-	r = call6(__NR_mmap2, 0, 2 * PAGE, PROT_READ | PROT_WRITE,
+	/* A unit for the stack words, and the unmapped unit after it. */
+	r = call6(__NR_mmap2, 0, 2 * UNIT, PROT_READ | PROT_WRITE,
 		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r.err) {
 		printf("abi-wild-sp: setup: mmap2: FAIL\n");
 		return 1;
 	}
 	page = r.ret;
-	call6(__NR_munmap, page + PAGE, PAGE, 0, 0, 0, 0);
+	if (call6(__NR_munmap, page + UNIT, UNIT, 0, 0, 0, 0).err) {
+		printf("abi-wild-sp: setup: munmap: FAIL\n");
+		return 1;
+	}
 
 	run_cases("", page);
 
