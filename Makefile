@@ -38,8 +38,15 @@ SPEC_MK   := $(BUILD)/spec/$(SPEC_STEM).mk
 ifneq ($(filter-out help deps distclean,$(or $(MAKECMDGOALS),all)),)
 include $(SPEC_MK)
 endif
-$(SPEC_MK): $(SPEC) $(SPEC_FILES) $(wildcard $(TOP)/generator/*.py)
+# A fragment written for another spec of the same file name (SPEC_FILES
+# does not list this one) is made again, once: make sets MAKE_RESTARTS
+# when it reads itself again.
+SPEC_MK_OTHER = $(if $(MAKE_RESTARTS),,$(if $(filter $(abspath $(SPEC)),$(SPEC_FILES)),,FORCE))
+$(SPEC_MK): $(SPEC) $(wildcard $(SPEC_FILES)) $(wildcard $(TOP)/generator/*.py) $(SPEC_MK_OTHER)
 	$(PYTHON) generate.py $(SPEC) --make-fragment $@
+
+.PHONY: FORCE
+FORCE:
 
 ifeq ($(abspath $(SPEC)),$(TOP)/arch-spec.yaml)
 GEN_OUT   := $(TOP)/generated
