@@ -111,6 +111,16 @@ def test_thread_pointer(run, name):
     assert status == "ok", details
 
 
+def test_stack_arguments_reach_the_kernel(run):
+    """Arguments 5 and 6 travel on the user stack: nolibc's usleep() passes
+    pselect6_time64 the address of a local at 0(sp), which the syscall
+    macro once handed over in sp itself and stored after moving sp (a
+    garbage timeout: usleep returned at once or slept for good)."""
+    _, out, _ = run
+    details, status = check_results(out, "abi-syscalls")["stack-args-usleep"]
+    assert status == "ok", details
+
+
 CLOBBER_CASES = ["fast-path-ok", "fast-path-error", "signal-interrupted-read",
                  "signal-restarted-read", "fork-parent", "fork-child"]
 

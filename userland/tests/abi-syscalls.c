@@ -2,11 +2,13 @@
 /*
  * System call ABI: invalid numbers give ENOSYS; the thread pointer
  * (set_thread_area, rdhwr $29) across switches, fork, exec and
- * clone(CLONE_SETTLS); kernel accesses to misaligned user pointers.
- * (Which registers a syscall keeps: abi-clobbers.)
+ * clone(CLONE_SETTLS); kernel accesses to misaligned user pointers;
+ * arguments 5 and 6 on the user stack. (Which registers a syscall keeps:
+ * abi-clobbers.)
  */
 #define CHECK_PROG "abi-syscalls"
 #include "checks.h"
+#include "settings.h"
 
 #include <asm/ioctls.h>
 #include <linux/prctl.h>
@@ -166,6 +168,21 @@ static void check_misaligned_uaccess(void)
 	       ret, 0);
 }
 
+/*
+ * Arguments 5 and 6 travel on the user stack: nolibc's usleep() hands
+ * pselect6_time64 the address of a local at 0(sp) as the fifth, which
+ * the syscall macro must store before it moves sp.
+ */
+static void check_stack_args(void)
+{
+	long long t0 = now_us();
+	int ret = usleep(20000);
+	long us = now_us() - t0;
+
+	report("stack-args-usleep", ret == 0 && us >= 20000 && us < 500000,
+	       "ret %ld, slept %ld us", ret, us);
+}
+
 /* Guest instructions per getpid() (Count ticks once per instruction). */
 static void measure_null_syscall(void)
 {
@@ -192,6 +209,7 @@ int main(int argc, char **argv)
 	check_enosys();
 	check_tls(argv[0]);
 	check_misaligned_uaccess();
+	check_stack_args();
 	measure_null_syscall();
 	printf("abi-syscalls: %d failures\n", failures);
 	return failures != 0;
