@@ -111,13 +111,14 @@ def test_thread_pointer(run, name):
     assert status == "ok", details
 
 
-def test_stack_arguments_reach_the_kernel(run):
-    """Arguments 5 and 6 travel on the user stack: nolibc's usleep() passes
-    pselect6_time64 the address of a local at 0(sp), which the syscall
-    macro once handed over in sp itself and stored after moving sp (a
-    garbage timeout: usleep returned at once or slept for good)."""
+@pytest.mark.parametrize("name", ["stack-args-pselect6", "stack-args-usleep"])
+def test_stack_arguments_reach_the_kernel(run, name):
+    """Arguments 5 and 6 travel on the user stack. The fifth of pselect6 is
+    the address of a local at 0(sp), as in nolibc's usleep(): the syscall
+    macro once handed it over in sp itself and stored it after moving sp
+    (a garbage timeout: the call returned at once or slept for good)."""
     _, out, _ = run
-    details, status = check_results(out, "abi-syscalls")["stack-args-usleep"]
+    details, status = check_results(out, "abi-syscalls")[name]
     assert status == "ok", details
 
 
