@@ -17,9 +17,10 @@
  *      pause
  *   d  atomic replace: version V of /pc/cfg-d.tmp, fsync(), rename() over
  *      /pc/cfg-d, fsync() of /pc: "powercut: d replaced V"
- *   e  the same on /pc/cfg-e without any fsync (ext4's auto_da_alloc
- *      still writes the data before the rename): "powercut: e renamed V",
- *      and a pause
+ *   e  the same on /pc/cfg-e without any fsync: "powercut: e renamed V",
+ *      and a pause (ext4's auto_da_alloc starts the writeback at the
+ *      rename; a cut leaves a whole version, or the new one's size with
+ *      blocks not yet written, which read as zeros)
  *   f  step K on /pc/trunc-f: ftruncate() down, ftruncate() up (a hole),
  *      pwrite() after the hole, fsync(): "powercut: f step K"
  *   g  directory churn in /pc/g: iteration I makes /pc/g/new with 1 + I % 5
@@ -44,8 +45,10 @@
 #define TRUNC_MAX	9000
 #define CHURN_LAG	6	/* iteration I removes d<I - CHURN_LAG> */
 #define KEEP_EVERY	4
-/* Roles c and e pause between rounds (guest time) so that their rounds,
- * much cheaper than the synced ones, last as long as the others. */
+/*
+ * Roles c and e pause between rounds (guest time) so that their rounds,
+ * much cheaper than the synced ones, last as long as the others.
+ */
 #define PAUSE_US	40000
 
 static char buf[CFG_MAX + RECORD * 8];
