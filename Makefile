@@ -7,6 +7,7 @@
 #   make bench-sister   qmips on QEMU mipssim next to stock arch/mips on Malta
 #   make disk           ext4 root file system image for the block device
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
+#   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
 #                       (build output in build/<spec>-<name>/)
@@ -84,12 +85,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk busybox-ref test-busybox \
+	test-stress \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -302,6 +304,19 @@ endif
 # of 17 applets on TSAR instead.
 test-busybox: emulator kernel busybox-ref
 	PORTKIT_BBSUITE=1 $(PYTHON) -m pytest -s tests/boot/test_busybox_testsuite.py
+
+# Power cuts at many random points of the file-system workload
+# (tests/boot/test_powercut.py; make test runs a fixed handful):
+# POWERCUT_COUNT seed numbers from POWERCUT_FIRST, or the list and ranges
+# POWERCUT_SEEDS=3,9,20-29 (one seed number replays a failure).
+POWERCUT_COUNT ?= 50
+POWERCUT_FIRST ?= 1000
+POWERCUT_SEEDS ?=
+
+test-stress: emulator kernel
+	@scripts/install-deps.sh test disk
+	POWERCUT_SEEDS="$(POWERCUT_SEEDS)" POWERCUT_COUNT=$(POWERCUT_COUNT) \
+		POWERCUT_FIRST=$(POWERCUT_FIRST) $(PYTHON) -m pytest -s tests/boot/test_powercut.py
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator

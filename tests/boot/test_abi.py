@@ -111,6 +111,17 @@ def test_thread_pointer(run, name):
     assert status == "ok", details
 
 
+@pytest.mark.parametrize("name", ["stack-args-pselect6", "stack-args-usleep"])
+def test_stack_arguments_reach_the_kernel(run, name):
+    """Arguments 5 and 6 travel on the user stack. The fifth of pselect6 is
+    the address of a local at 0(sp), as in nolibc's usleep(): the syscall
+    macro once handed it over in sp itself and stored it after moving sp
+    (a garbage timeout: the call returned at once or slept for good)."""
+    _, out, _ = run
+    details, status = check_results(out, "abi-syscalls")[name]
+    assert status == "ok", details
+
+
 CLOBBER_CASES = ["fast-path-ok", "fast-path-error", "signal-interrupted-read",
                  "signal-restarted-read", "fork-parent", "fork-child"]
 

@@ -95,8 +95,12 @@ def test_syscall_convention_comes_from_the_spec(kernel):
     text = (OUT / "musl" / "gen" / "syscall_arch.h").read_text()
     assert "errors a3_flag" in text
     assert "return r7 && r2 > 0 ? -r2 : r2;" in text
-    # o32: at, v1, t0-t9, hi, lo may be clobbered by the kernel
-    assert '"$1", "$3", "$8", "$9", "$10", "$11", "$12", "$13", "$14", "$15"' in text
+    # o32: at, v1, t0-t9, hi, lo may be clobbered by the kernel; t0-t2
+    # carry the stack arguments into the asm (in-out operands, never sp)
+    assert '"$1", "$3", "$11", "$12", "$13", "$14", "$15"' in text
+    assert ': SYSCALL_CLOBBERLIST, "$8", "$9", "$10");' in text      # 0-4 arguments
+    assert 'register long r8 __asm__("$8") = e;' in text
+    assert ': "+r"(r2), "+r"(r7), "+r"(r8), "+r"(r9)' in text        # 6 arguments
     assert "#define SYSCALL_A3_FLAG 1" in (OUT / "musl" / "gen" / "syscall_conv.h").read_text()
 
 

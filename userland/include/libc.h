@@ -262,4 +262,59 @@ unsigned long user_space_end(void)
 	return end;
 }
 
+/* More file-system calls nolibc 6.1 lacks, for the power-cut workload. */
+static __attribute__((unused))
+int fdatasync(int fd)
+{
+	long ret = my_syscall1(__NR_fdatasync, fd);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return 0;
+}
+
+static __attribute__((unused))
+int ftruncate(int fd, off_t length)
+{
+	/* ftruncate64: the 64-bit length in the a2/a3 pair, as o32 aligns it */
+	long ret = my_syscall4(__NR_ftruncate64, fd, 0, (unsigned long)length,
+			       length < 0 ? -1L : 0L);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return 0;
+}
+
+static __attribute__((unused))
+int rename(const char *old, const char *new)
+{
+	long ret = my_syscall5(__NR_renameat2, AT_FDCWD, old, AT_FDCWD, new, 0);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return 0;
+}
+
+#ifndef AT_REMOVEDIR
+#define AT_REMOVEDIR	0x200
+#endif
+
+static __attribute__((unused))
+int rmdir(const char *path)
+{
+	long ret = my_syscall3(__NR_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return 0;
+}
+
 #endif /* _PORTKIT_LIBC_H */

@@ -101,9 +101,9 @@ static inline long __syscall{n}(long n{params})
 {decls}	register long r2 __asm__("${nr}") = n;
 	register long r7 __asm__("${a3}");
 {stack_decl}	__asm__ __volatile__ (
-{asm}		: "+r"(r2), "{a3mode}r"(r7)
+{asm}		: "+r"(r2), "{a3mode}r"(r7){outputs}
 		: {inputs}
-		: SYSCALL_CLOBBERLIST);
+		: SYSCALL_CLOBBERLIST{clobbers});
 	return {result};
 }}
 """
@@ -160,8 +160,9 @@ def convention(spec, out):
 
 #define SYSCALL_RLIM_INFINITY (-1UL/2)
 
+/* Besides t0-t2 ($8-$10): they carry the stack arguments into the asm. */
 #define SYSCALL_CLOBBERLIST \\
-	"$1", "$3", "$8", "$9", "$10", "$11", "$12", "$13", "$14", "$15", \\
+	"$1", "$3", "$11", "$12", "$13", "$14", "$15", \\
 	"$24", "$25", "hi", "lo", "memory"
 """]
     names = "abcdefg"
@@ -176,22 +177,29 @@ def convention(spec, out):
             a3mode = "="
             decls_a3 = None
         inputs = ['"r"(r%d)' % args[i] for i in range(min(n, 3))]
-        stack_decl = ""
+        # The stack arguments reach the asm in t0, t1, t2: in registers of
+        # the compiler's choice, one equal to sp (the address of a local at
+        # 0(sp)) could come in sp itself, which the asm moves before the
+        # store. The kernel may clobber them: in-out operands.
+        stack_decl, outputs, spare = "", "", ["$8", "$9", "$10"]
         if n > 4:
             asm = [f'\t\t"subu $sp, $sp, {frame}\\n"']
             for i in range(4, n):
-                idx = len(inputs) + 2
-                inputs.append(f'"r"({names[i]})')
-                asm.append(f'\t\t"sw %{idx}, {off + 4 * (i - 4)}($sp)\\n"')
+                reg = 8 + i - 4
+                stack_decl += f'\tregister long r{reg} __asm__("${reg}") = {names[i]};\n'
+                outputs += f', "+r"(r{reg})'
+                spare.remove(f"${reg}")
+                asm.append(f'\t\t"sw %{2 + i - 4}, {off + 4 * (i - 4)}($sp)\\n"')
             asm.append('\t\t"syscall\\n"')
             asm.append(f'\t\t"addu $sp, $sp, {frame}"')
         else:
             asm = ['\t\t"syscall"']
+        clobbers = "".join(f', "{r}"' for r in spare)
         text = SYSCALL_FN.format(
             n=n, params=params, decls=decls, nr=nr, a3=7,
             stack_decl=stack_decl, asm="\n".join(asm) + "\n",
             a3mode=a3mode, inputs=", ".join(inputs) if inputs else "",
-            result=result)
+            outputs=outputs, clobbers=clobbers, result=result)
         if decls_a3:
             text = text.replace('__asm__("$7");', f'__asm__("$7") = {decls_a3};')
         if not inputs:

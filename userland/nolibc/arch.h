@@ -108,7 +108,11 @@ static long __portkit_lseek(long fd, long offset, long whence);
  * they were; v0 is the result and a3 the error flag.
  */
 #define __PORTKIT_SYSCALL_CLOBBERS						\
-	"memory", "$1", "$3", "$8", "$9", "$10", "$11", "$12", "$13",	\
+	"$8", "$9", __PORTKIT_SYSCALL_CLOBBERS_BUT_T0_T1
+
+/* The same but t0 and t1, which the 5- and 6-argument calls pass in. */
+#define __PORTKIT_SYSCALL_CLOBBERS_BUT_T0_T1				\
+	"memory", "$1", "$3", "$10", "$11", "$12", "$13",		\
 	"$14", "$15", "$24", "$25", "hi", "lo"
 
 #define my_syscall0(num)						\
@@ -202,7 +206,12 @@ static long __portkit_lseek(long fd, long offset, long whence);
 	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
-/* Arguments 5 and 6 go to 16(sp) and 20(sp) of a 32-byte o32 frame. */
+/*
+ * Arguments 5 and 6 go to 16(sp) and 20(sp) of a 32-byte o32 frame. They
+ * reach the asm in t0 and t1: in a register of the compiler's choice, an
+ * argument equal to sp (the address of a local at 0(sp), say) could come
+ * in sp itself, which the asm moves before storing it.
+ */
 #define my_syscall5(num, arg1, arg2, arg3, arg4, arg5)			\
 ({									\
 	register long _num __asm__("v0") = (num);			\
@@ -210,15 +219,15 @@ static long __portkit_lseek(long fd, long offset, long whence);
 	register long _a1 __asm__("a1") = (long)(arg2);			\
 	register long _a2 __asm__("a2") = (long)(arg3);			\
 	register long _a3 __asm__("a3") = (long)(arg4);			\
-	long _a4 = (long)(arg5);					\
+	register long _a4 __asm__("t0") = (long)(arg5);			\
 									\
 	__asm__ volatile("addiu	$sp, $sp, -32\n\t"			\
-			 "sw	%5, 16($sp)\n\t"			\
+			 "sw	%2, 16($sp)\n\t"			\
 			 "syscall\n\t"					\
 			 "addiu	$sp, $sp, 32"				\
-			 : "+r"(_num), "+r"(_a3)			\
-			 : "r"(_a0), "r"(_a1), "r"(_a2), "r"(_a4)	\
-			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+			 : "+r"(_num), "+r"(_a3), "+r"(_a4)		\
+			 : "r"(_a0), "r"(_a1), "r"(_a2)			\
+			 : "$9", __PORTKIT_SYSCALL_CLOBBERS_BUT_T0_T1);	\
 	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
@@ -235,18 +244,17 @@ static long __portkit_lseek(long fd, long offset, long whence);
 	register long _a1 __asm__("a1") = (long)(arg2);			\
 	register long _a2 __asm__("a2") = (long)(arg3);			\
 	register long _a3 __asm__("a3") = (long)(arg4);			\
-	long _a4 = (long)(arg5);					\
-	long _a5 = (long)(arg6);					\
+	register long _a4 __asm__("t0") = (long)(arg5);			\
+	register long _a5 __asm__("t1") = (long)(arg6);			\
 									\
 	__asm__ volatile("addiu	$sp, $sp, -32\n\t"			\
-			 "sw	%5, 16($sp)\n\t"			\
-			 "sw	%6, 20($sp)\n\t"			\
+			 "sw	%2, 16($sp)\n\t"			\
+			 "sw	%3, 20($sp)\n\t"			\
 			 "syscall\n\t"					\
 			 "addiu	$sp, $sp, 32"				\
-			 : "+r"(_num), "+r"(_a3)			\
-			 : "r"(_a0), "r"(_a1), "r"(_a2), "r"(_a4),	\
-			   "r"(_a5)					\
-			 : __PORTKIT_SYSCALL_CLOBBERS);			\
+			 : "+r"(_num), "+r"(_a3), "+r"(_a4), "+r"(_a5)	\
+			 : "r"(_a0), "r"(_a1), "r"(_a2)			\
+			 : __PORTKIT_SYSCALL_CLOBBERS_BUT_T0_T1);	\
 	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 

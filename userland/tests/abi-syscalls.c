@@ -2,11 +2,13 @@
 /*
  * System call ABI: invalid numbers give ENOSYS; the thread pointer
  * (set_thread_area, rdhwr $29) across switches, fork, exec and
- * clone(CLONE_SETTLS); kernel accesses to misaligned user pointers.
- * (Which registers a syscall keeps: abi-clobbers.)
+ * clone(CLONE_SETTLS); kernel accesses to misaligned user pointers;
+ * arguments 5 and 6 on the user stack. (Which registers a syscall keeps:
+ * abi-clobbers.)
  */
 #define CHECK_PROG "abi-syscalls"
 #include "checks.h"
+#include "settings.h"
 
 #include <asm/ioctls.h>
 #include <linux/prctl.h>
@@ -166,6 +168,57 @@ static void check_misaligned_uaccess(void)
 	       ret, 0);
 }
 
+/*
+ * Arguments 5 and 6 travel on the user stack. Here the fifth is the
+ * address of the only local, which the compiler keeps at 0(sp): the
+ * syscall macro must store it before it moves sp (nolibc's usleep() is
+ * the same call).
+ */
+static __attribute__((noinline)) long pselect_20ms(void)
+{
+	struct { long long sec, nsec; } ts = { 0, 20000000 };
+
+	return my_syscall6(__NR_pselect6_time64, 0, 0, 0, 0, &ts, 0);
+}
+
+static void check_stack_args_child(void)
+{
+	long long t0 = now_us();
+	long ret = pselect_20ms();
+	long us = now_us() - t0;
+
+	report("stack-args-pselect6", ret == 0 && us >= 20000 && us < 500000,
+	       "ret %ld, slept %ld us", ret, us);
+	t0 = now_us();
+	ret = usleep(20000);
+	us = now_us() - t0;
+	report("stack-args-usleep", ret == 0 && us >= 20000 && us < 500000,
+	       "ret %ld, slept %ld us", ret, us);
+	exit(failures);
+}
+
+/* In a child: a garbage timeout may sleep for good. */
+static void check_stack_args(void)
+{
+	long long t0 = now_us();
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		check_stack_args_child();
+	while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
+		if (now_us() - t0 > 2000000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			report("stack-args-pselect6", 0, "still asleep after %ld us%.0ld",
+			       (long)(now_us() - t0), 0);
+			return;
+		}
+		sched_yield();
+	}
+	failures += pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
 /* Guest instructions per getpid() (Count ticks once per instruction). */
 static void measure_null_syscall(void)
 {
@@ -192,6 +245,7 @@ int main(int argc, char **argv)
 	check_enosys();
 	check_tls(argv[0]);
 	check_misaligned_uaccess();
+	check_stack_args();
 	measure_null_syscall();
 	printf("abi-syscalls: %d failures\n", failures);
 	return failures != 0;
