@@ -30,7 +30,6 @@ the arch does not have.
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 import stat
 import traceback
