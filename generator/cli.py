@@ -16,7 +16,7 @@ from . import __version__
 from .errors import DriftError, PortkitError
 from .output import lock_outdir, apply_plan, check_report, drift_message, make_plan, unified_diff
 from .layers import check_contract
-from .render import Project, Renderer, rel_display
+from .render import Project, Renderer
 from .spec import load_spec
 
 

@@ -44,10 +44,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from . import yamlio
 from .atomic import write_if_changed
-from .errors import ErrorList, plural
+from .errors import ErrorList, SpecError, plural
 
 REGISTERS_FILE = "_registers.yaml"
 MAP_KEYS = ("prefix", "doc", "registers", "values")
@@ -85,10 +84,9 @@ def read_register_maps(layers) -> tuple[dict[str, dict[str, Any]], list[str]]:
             continue
         shown = f"{layer.display}/{REGISTERS_FILE}"
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1
-            problems.append(f"{shown}:{line}: cannot read: {exc}")
+            raw = yamlio.load_plain(path, shown, REGISTERS_FILE) or {}
+        except SpecError as exc:
+            problems += [str(d) for d in exc.diagnostics]
             continue
         if not isinstance(raw, dict):
             problems.append(f"{shown}: expected a mapping of compatible strings")
@@ -126,6 +124,43 @@ def read_register_maps(layers) -> tuple[dict[str, dict[str, Any]], list[str]]:
                         entry[section].append((name, value, doc))
             maps[str(compat)] = entry
     return maps, problems
+
+
+def _kernel_u(v: int) -> str:
+    """An unsigned constant for the kernel's C and assembler (linux/const.h)."""
+    return f"_AC({_hex(v)}, U)" if v <= 0xFFFFFFFF else f"_AC({_hex(v)}, ULL)"
+
+
+def register_macros(rmap: dict[str, Any], unsigned=None) -> list[tuple[str, str, str]]:
+    """(macro, value, doc) of a register map: its offsets, then its other values.
+    The emulator's hwdesc.h and the kernel's generated header share these names;
+    ``unsigned`` spells a constant above INT_MAX for the header's users."""
+    unsigned = unsigned or _u
+    prefix = rmap["prefix"]
+    out = [(f"{prefix}_{_macro(name)}", _hex(off), doc) for name, off, doc in rmap["registers"]]
+    for name, value, doc in rmap["values"]:
+        text = str(value) if value < 256 else unsigned(value) if value > 0x7FFFFFFF else _hex(value)
+        out.append((f"{prefix}_{_macro(name)}", text, doc))
+    return out
+
+
+def kernel_register_maps(project) -> list[dict[str, Any]]:
+    """Every register map of the layer stack, for the kernel's generated header:
+    [{prefix, doc, where, compatible, macros: [(macro, value, doc)]}], by prefix.
+    All of them, not only the spec's devices: a layer's driver is built whether
+    or not the board has the device."""
+    maps, problems = read_register_maps(project.layers)
+    by_prefix: dict[str, dict[str, Any]] = {}
+    for rmap in maps.values():
+        other = by_prefix.get(rmap["prefix"])
+        if other is not None:
+            problems.append(f"{rmap['where']}: {rmap['compatible']}: prefix {rmap['prefix']} "
+                            f"is also {other['compatible']}'s ({other['where']})")
+            continue
+        by_prefix[rmap["prefix"]] = dict(rmap, macros=register_macros(rmap, _kernel_u))
+    if problems:
+        raise HwdescError(problems)
+    return [by_prefix[p] for p in sorted(by_prefix)]
 
 
 def register_map_of(maps: dict[str, dict[str, Any]], dev: dict[str, Any]) -> dict[str, Any] | None:
@@ -216,11 +251,8 @@ def header_text(project, source_files: list[str]) -> str:
                   if rmap["doc"] else f"Registers of {rmap['prefix']} ({rmap['where']})")
         h.define(f"{prefix}_COMPATIBLE", f'"{rmap["compatible"]}"', rmap["where"],
                  "device-tree compatible string")
-        for name, off, doc in rmap["registers"]:
-            h.define(f"{prefix}_{_macro(name)}", _hex(off), rmap["where"], doc)
-        for name, value, doc in rmap["values"]:
-            text = str(value) if value < 256 else _u(value) if value > 0x7FFFFFFF else _hex(value)
-            h.define(f"{prefix}_{_macro(name)}", text, rmap["where"], doc)
+        for macro, text, doc in register_macros(rmap):
+            h.define(macro, text, rmap["where"], doc)
         # The device-tree properties of its binding (the layer's layer.yaml).
         binding = (project.bindings or {}).get(rmap["compatible"])
         for prop in (binding.properties.values() if binding else ()):

@@ -30,7 +30,6 @@ the arch does not have.
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 import stat
 import traceback
@@ -266,6 +265,9 @@ def build_context(project: Project) -> dict[str, Any]:
     from .bindings import dts_lines  # noqa: PLC0415
 
     ctx["dts_properties"] = lambda dev: dts_lines(project.bindings, dev)
+    from .hwdesc import kernel_register_maps  # noqa: PLC0415
+
+    ctx["register_maps"] = kernel_register_maps(project)
     return ctx
 
 

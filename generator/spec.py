@@ -322,7 +322,6 @@ class Walker:
         ok, value = self.scalar(node, path)
         if not ok:
             return None
-        line = _line(node)
         found = self.describe(node, value)
         if isinstance(f, S.Int):
             n = parse_int(value, allow_units=isinstance(f, S.Size))

@@ -73,7 +73,7 @@ def main():
              "read": runs["both"][0] - runs["write"][0]}
     print(f"\nblock device, {args.mib} MiB sequential through ext4, "
           f"{args.chunk} KiB per call:")
-    print(f"| phase | guest time | MiB/s (guest time) | guest instructions | per MiB |")
+    print("| phase | guest time | MiB/s (guest time) | guest instructions | per MiB |")
     print("|---|---|---|---|---|")
     for name in ("write+fsync", "read"):
         nbytes, us = phases[name]

@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 

@@ -7,7 +7,6 @@ report, leak or timeout fails the test.
 """
 import base64
 import os
-import pathlib
 import re
 import shutil
 import subprocess

@@ -10,7 +10,6 @@ one runtime.
 * A spec that moves a device gives an emulator whose built-in platform,
   runtime and tests follow it.
 """
-import os
 import re
 import shutil
 import subprocess

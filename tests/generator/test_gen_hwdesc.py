@@ -110,3 +110,75 @@ def test_register_maps_come_from_the_layer(tmp_path):
     assert r.returncode == 2
     assert "macro SIMHELPER_BASE is also" in r.stderr
     assert not (tmp_path / "hw2" / "hwdesc.h").exists()
+
+
+def _copy_project(dest: Path) -> Path:
+    for d in ("generator", "templates", "overrides"):
+        shutil.copytree(ROOT / d, dest / d, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "generate.py", dest)
+    shutil.copy(ROOT / "arch-spec.yaml", dest)
+    return dest
+
+
+def test_kernel_drivers_get_the_register_maps(tmp_path):
+    """The kernel tree's asm/device-registers.h carries every register map of
+    the layers with the names hwdesc.h gives the emulator, and follows a
+    changed offset; a duplicate key in a _registers.yaml is refused with the
+    file and line, nothing written."""
+    proj = _copy_project(tmp_path / "p")
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "generate.py", "arch-spec.yaml", "-o", str(out), "-q"],
+                       cwd=proj, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    header = out / "arch" / "tsar" / "include" / "asm" / "device-registers.h"
+    kernel = dict(re.findall(r"^#define (\w+)\t+(\S+)", header.read_text(), re.M))
+    assert kernel["BDEV_BUFFER_EXT"] == "0x20" and kernel["XICU_FUNC_SHIFT"] == "7"
+    assert kernel["SIMHELPER_END_WITH_RETVAL"] == "0x4" and kernel["TTY_STATUS_RX"] == "1"
+
+    regs = proj / "overrides" / "tsar" / "_registers.yaml"
+    regs.write_text(regs.read_text().replace("buffer_ext: {offset: 0x20",
+                                             "buffer_ext: {offset: 0x28"))
+    r = subprocess.run([sys.executable, "generate.py", "arch-spec.yaml", "-o", str(out), "-q"],
+                       cwd=proj, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "#define BDEV_BUFFER_EXT\t\t\t\t0x28" in header.read_text()
+
+    before = header.read_text()
+    text = regs.read_text()
+    line = text[:text.index("    lba: {offset: 0x04")].count("\n") + 2
+    regs.write_text(text.replace("    lba: {offset: 0x04", "    lba: {offset: 0x04}\n    lba: "
+                                 "{offset: 0x04", 1))
+    r = subprocess.run([sys.executable, "generate.py", "arch-spec.yaml", "-o", str(out), "-q"],
+                       cwd=proj, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert f"overrides/tsar/_registers.yaml:{line}" in r.stderr and "duplicate key 'lba'" in \
+        r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and header.read_text() == before
+
+
+def test_no_driver_restates_a_register_offset():
+    """No hand-written kernel file of a layer defines a device register's
+    offset itself: drivers use asm/device-registers.h."""
+    from generator.hwdesc import REGISTERS_FILE
+    import yaml
+    offsets = {}
+    for regs in ROOT.glob(f"overrides/*/{REGISTERS_FILE}"):
+        for body in (yaml.safe_load(regs.read_text()) or {}).values():
+            for name, item in (body.get("registers") or {}).items():
+                off = item["offset"] if isinstance(item, dict) else item
+                offsets.setdefault(name.upper(), set()).add(off)
+    assert offsets
+    found = []
+    for src in sorted(ROOT.glob("overrides/**/*.[chS]")):
+        for n, line in enumerate(src.read_text(errors="replace").splitlines(), 1):
+            m = re.match(r"\s*#\s*define\s+\w*?_?([A-Z][A-Z0-9_]*)\s+\(?(0x[0-9a-fA-F]+|\d+)\b",
+                         line)
+            if not m:
+                continue
+            value = int(m.group(2), 0)
+            name = re.match(r"\s*#\s*define\s+(\w+)", line).group(1)
+            for reg, offs in offsets.items():
+                if (name == reg or name.endswith("_" + reg)) and value in offs:
+                    found.append(f"{src.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "use asm/device-registers.h (the layer's _registers.yaml):\n" + \
+        "\n".join(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gen_helpers import ROOT, make_project
+from gen_helpers import ROOT
 
 LAYERS = "  uts_machine: tsar\n"
 

@@ -433,9 +433,19 @@ def test_nolibc_declares_the_spec_clobbers():
     root = Path(__file__).resolve().parents[2]
     sc = derive(load_spec(root / "arch-spec.yaml").data)["syscall"]
     text = (root / "userland" / "nolibc" / "arch.h").read_text()
-    m = re.search(r"#define __PORTKIT_SYSCALL_CLOBBERS((?:.*\\\n)*.*)", text)
-    assert m, "no __PORTKIT_SYSCALL_CLOBBERS in arch.h"
-    names = re.findall(r'"([^"]+)"', m.group(1))
+    macros = {name: body for name, body in
+              re.findall(r"#define (__PORTKIT_SYSCALL_CLOBBERS\w*)((?:.*\\\n)*.*)", text)}
+    assert "__PORTKIT_SYSCALL_CLOBBERS" in macros, "no __PORTKIT_SYSCALL_CLOBBERS in arch.h"
+
+    def expand(name, seen=()):
+        body = macros[name]
+        names = re.findall(r'"([^"]+)"', body)
+        for other in re.findall(r"\b(__PORTKIT_SYSCALL_CLOBBERS\w*)", body):
+            assert other in macros and other not in seen, f"{name} uses {other}"
+            names += expand(other, seen + (name,))
+        return names
+
+    names = expand("__PORTKIT_SYSCALL_CLOBBERS")
     regs = sorted(int(n[1:]) for n in names if re.fullmatch(r"\$\d+", n))
     assert regs == sc["clobber_regnums"]
     assert ("hi" in names, "lo" in names) == (sc["clobbers_hi"], sc["clobbers_lo"])

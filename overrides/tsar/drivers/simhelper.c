@@ -18,8 +18,7 @@
 #include <linux/pm.h>
 #include <linux/reboot.h>
 
-#define SIMHELPER_END_WITH_RETVAL	0x04
-#define SIMHELPER_EXCEPT_WITH_VAL	0x08
+#include <asm/device-registers.h>
 
 static void __iomem *simhelper_base;
 

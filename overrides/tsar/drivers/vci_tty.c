@@ -19,10 +19,7 @@
 #include <linux/tty.h>
 #include <linux/tty_flip.h>
 
-#define TTY_WRITE	0x0
-#define TTY_STATUS	0x4
-#define TTY_READ	0x8
-#define TTY_STATUS_RX	BIT(0)
+#include <asm/device-registers.h>
 
 /* Later kernels define it: a port type userspace has no use for. */
 #ifndef PORT_GENERIC

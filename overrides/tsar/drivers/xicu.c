@@ -26,36 +26,35 @@
 #include <linux/smp.h>
 
 #include <asm/cp0.h>
+#include <asm/device-registers.h>
 
-#define XICU_REG(func, idx)	(((func) << 7) | ((idx) << 2))
+/* Register and field numbers: the board layer's _registers.yaml. */
+#define XICU_REG(func, idx)	(((func) << XICU_FUNC_SHIFT) | ((idx) << XICU_INDEX_SHIFT))
 
-#define WTI_REG(i)		XICU_REG(0, i)
-#define PTI_PER(i)		XICU_REG(1, i)
-#define PTI_VAL(i)		XICU_REG(2, i)
-#define PTI_ACK(i)		XICU_REG(3, i)
-#define MSK_PTI(o)		XICU_REG(4, o)
-#define MSK_PTI_ENABLE(o)	XICU_REG(5, o)
-#define MSK_PTI_DISABLE(o)	XICU_REG(6, o)
-#define MSK_HWI(o)		XICU_REG(8, o)
-#define MSK_HWI_ENABLE(o)	XICU_REG(9, o)
-#define MSK_HWI_DISABLE(o)	XICU_REG(10, o)
-#define MSK_WTI(o)		XICU_REG(12, o)
-#define MSK_WTI_ENABLE(o)	XICU_REG(13, o)
-#define MSK_WTI_DISABLE(o)	XICU_REG(14, o)
-#define PRIO(o)			XICU_REG(15, o)
-#define CONFIG			XICU_REG(16, 0)
+#define WTI_REG(i)		XICU_REG(XICU_WTI_REG, i)
+#define PTI_PER(i)		XICU_REG(XICU_PTI_PER, i)
+#define PTI_VAL(i)		XICU_REG(XICU_PTI_VAL, i)
+#define PTI_ACK(i)		XICU_REG(XICU_PTI_ACK, i)
+#define MSK_PTI(o)		XICU_REG(XICU_MSK_PTI, o)
+#define MSK_PTI_ENABLE(o)	XICU_REG(XICU_MSK_PTI_ENABLE, o)
+#define MSK_PTI_DISABLE(o)	XICU_REG(XICU_MSK_PTI_DISABLE, o)
+#define MSK_HWI(o)		XICU_REG(XICU_MSK_HWI, o)
+#define MSK_HWI_ENABLE(o)	XICU_REG(XICU_MSK_HWI_ENABLE, o)
+#define MSK_HWI_DISABLE(o)	XICU_REG(XICU_MSK_HWI_DISABLE, o)
+#define MSK_WTI(o)		XICU_REG(XICU_MSK_WTI, o)
+#define MSK_WTI_ENABLE(o)	XICU_REG(XICU_MSK_WTI_ENABLE, o)
+#define MSK_WTI_DISABLE(o)	XICU_REG(XICU_MSK_WTI_DISABLE, o)
+#define PRIO(o)			XICU_REG(XICU_PRIO, o)
+#define CONFIG			XICU_REG(XICU_CONFIG, 0)
 
-#define PRIO_PTI		BIT(0)
-#define PRIO_HWI		BIT(1)
-#define PRIO_WTI		BIT(2)
-#define PRIO_PTI_INDEX(p)	(((p) >> 8) & 0x1f)
-#define PRIO_HWI_INDEX(p)	(((p) >> 16) & 0x1f)
-#define PRIO_WTI_INDEX(p)	(((p) >> 24) & 0x1f)
+/* PRIO: which kinds are pending, and the 5-bit index of each */
+#define PRIO_PENDING		(XICU_PRIO_PTI | XICU_PRIO_HWI | XICU_PRIO_WTI)
+#define PRIO_INDEX(p, shift)	(((p) >> (shift)) & 0x1f)
+/* CONFIG: 8-bit resource counts */
+#define CONFIG_COUNT(c, shift)	(((c) >> (shift)) & 0xff)
 
 #define HWIRQ_PTI_BASE		32
 #define XICU_NR_HWIRQ		64
-
-#define XICU_OUTPUTS_PER_CPU	4
 
 struct xicu {
 	void __iomem *base;
@@ -179,16 +178,16 @@ static void xicu_handle_irq(struct pt_regs *regs)
 	u32 prio;
 
 	while ((prio = xicu_read(PRIO(output))) &
-	       (PRIO_PTI | PRIO_HWI | PRIO_WTI)) {
-		if (prio & PRIO_PTI) {
+	       PRIO_PENDING) {
+		if (prio & XICU_PRIO_PTI) {
 			generic_handle_domain_irq(xicu.domain, HWIRQ_PTI_BASE +
-						  PRIO_PTI_INDEX(prio));
-		} else if (prio & PRIO_HWI) {
+						  PRIO_INDEX(prio, XICU_PRIO_PTI_INDEX_SHIFT));
+		} else if (prio & XICU_PRIO_HWI) {
 			generic_handle_domain_irq(xicu.domain,
-						  PRIO_HWI_INDEX(prio));
+						  PRIO_INDEX(prio, XICU_PRIO_HWI_INDEX_SHIFT));
 		} else {
 			/* Reading the mailbox clears it; the messages are in memory. */
-			xicu_read(WTI_REG(PRIO_WTI_INDEX(prio)));
+			xicu_read(WTI_REG(PRIO_INDEX(prio, XICU_PRIO_WTI_INDEX_SHIFT)));
 #ifdef CONFIG_SMP
 			tsar_handle_ipi();
 #endif
@@ -217,7 +216,7 @@ static int __init xicu_of_init(struct device_node *node,
 			       struct device_node *parent)
 {
 	unsigned int out, outputs;
-	u32 line = 0;
+	u32 config, line = 0;
 
 	xicu.base = of_iomap(node, 0);
 	if (!xicu.base)
@@ -228,7 +227,8 @@ static int __init xicu_of_init(struct device_node *node,
 	xicu.line = line;
 
 	/* Nothing routed anywhere until a driver asks for it. */
-	outputs = xicu_read(CONFIG) >> 24;
+	config = xicu_read(CONFIG);
+	outputs = CONFIG_COUNT(config, XICU_CONFIG_OUT_SHIFT);
 	for (out = 0; out < outputs; out++) {
 		xicu_write(MSK_PTI(out), 0);
 		xicu_write(MSK_HWI(out), 0);
@@ -246,8 +246,9 @@ static int __init xicu_of_init(struct device_node *node,
 	set_handle_irq(xicu_handle_irq);
 
 	pr_info("%pOF: %u PTI, %u HWI, %u WTI, %u outputs, CPU line %u\n", node,
-		xicu_read(CONFIG) & 0xff, (xicu_read(CONFIG) >> 8) & 0xff,
-		(xicu_read(CONFIG) >> 16) & 0xff, outputs, line);
+		CONFIG_COUNT(config, XICU_CONFIG_PTI_SHIFT),
+		CONFIG_COUNT(config, XICU_CONFIG_HWI_SHIFT),
+		CONFIG_COUNT(config, XICU_CONFIG_WTI_SHIFT), outputs, line);
 	return 0;
 }
 IRQCHIP_DECLARE(tsar_xicu, "soclib,vci_xicu", xicu_of_init);
@@ -346,7 +347,7 @@ static int __init xicu_timer_init(struct device_node *node)
 	if (!xicu_timer_rate)
 		return -EINVAL;
 
-	npti = xicu_read(CONFIG) & 0xff;
+	npti = CONFIG_COUNT(xicu_read(CONFIG), XICU_CONFIG_PTI_SHIFT);
 	for_each_possible_cpu(cpu) {
 		struct xicu_timer *t = per_cpu_ptr(&xicu_timer, cpu);
 		unsigned int irq;

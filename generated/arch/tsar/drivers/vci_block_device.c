@@ -30,26 +30,7 @@
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 
-#define VBD_BUFFER	0x00
-#define VBD_LBA		0x04
-#define VBD_COUNT	0x08
-#define VBD_OP		0x0c
-#define VBD_STATUS	0x10
-#define VBD_IRQ_ENABLE	0x14
-#define VBD_SIZE	0x18
-#define VBD_BLOCK_SIZE	0x1c
-#define VBD_BUFFER_EXT	0x20
-
-#define VBD_OP_NOOP	0
-#define VBD_OP_READ	1
-#define VBD_OP_WRITE	2
-
-#define VBD_ST_IDLE		0
-#define VBD_ST_BUSY		1
-#define VBD_ST_READ_SUCCESS	2
-#define VBD_ST_WRITE_SUCCESS	3
-#define VBD_ST_READ_ERROR	4
-#define VBD_ST_WRITE_ERROR	5
+#include <asm/device-registers.h>
 
 #define VBD_NAME	"ioc"
 #define VBD_MINORS	16
@@ -88,11 +69,11 @@ static void vbd_start_segment(struct vbd *vbd, struct vbd_cmd *cmd, bool write)
 	struct scatterlist *sg = &cmd->sg[cmd->next];
 	dma_addr_t addr = sg_dma_address(sg);
 
-	writel(lower_32_bits(addr), vbd->base + VBD_BUFFER);
-	writel(upper_32_bits(addr) & 0xff, vbd->base + VBD_BUFFER_EXT);
-	writel(cmd->lba, vbd->base + VBD_LBA);
-	writel(sg_dma_len(sg) / vbd->block_size, vbd->base + VBD_COUNT);
-	writel(write ? VBD_OP_WRITE : VBD_OP_READ, vbd->base + VBD_OP);
+	writel(lower_32_bits(addr), vbd->base + BDEV_BUFFER);
+	writel(upper_32_bits(addr) & 0xff, vbd->base + BDEV_BUFFER_EXT);
+	writel(cmd->lba, vbd->base + BDEV_LBA);
+	writel(sg_dma_len(sg) / vbd->block_size, vbd->base + BDEV_COUNT);
+	writel(write ? BDEV_OP_WRITE : BDEV_OP_READ, vbd->base + BDEV_OP);
 }
 
 static blk_status_t vbd_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -165,15 +146,15 @@ static irqreturn_t vbd_interrupt(int irq, void *dev_id)
 	u32 status;
 
 	spin_lock(&vbd->lock);
-	status = readl(vbd->base + VBD_STATUS);	/* acknowledges */
+	status = readl(vbd->base + BDEV_STATUS);	/* acknowledges */
 	rq = vbd->rq;
-	if (status < VBD_ST_READ_SUCCESS || !rq) {
+	if (status < BDEV_STATUS_READ_SUCCESS || !rq) {
 		/* Not a completion, or one nobody waits for (acknowledged). */
 		spin_unlock(&vbd->lock);
-		return status < VBD_ST_READ_SUCCESS ? IRQ_NONE : IRQ_HANDLED;
+		return status < BDEV_STATUS_READ_SUCCESS ? IRQ_NONE : IRQ_HANDLED;
 	}
 	cmd = blk_mq_rq_to_pdu(rq);
-	if (status == VBD_ST_READ_SUCCESS || status == VBD_ST_WRITE_SUCCESS) {
+	if (status == BDEV_STATUS_READ_SUCCESS || status == BDEV_STATUS_WRITE_SUCCESS) {
 		struct scatterlist *sg = &cmd->sg[cmd->next];
 
 		cmd->lba += sg_dma_len(sg) / vbd->block_size;
@@ -184,7 +165,7 @@ static irqreturn_t vbd_interrupt(int irq, void *dev_id)
 		}
 	} else {
 		dev_err_ratelimited(vbd->dev, "%s error at block %u (status %u)\n",
-				    status == VBD_ST_READ_ERROR ? "read" : "write",
+				    status == BDEV_STATUS_READ_ERROR ? "read" : "write",
 				    cmd->lba, status);
 		cmd->status = BLK_STS_IOERR;
 	}
@@ -226,12 +207,12 @@ static int vbd_probe(struct platform_device *pdev)
 		return ret;
 
 	/* Soft reset, acknowledge a stale completion, interrupts on. */
-	writel(VBD_OP_NOOP, vbd->base + VBD_OP);
-	readl(vbd->base + VBD_STATUS);
-	writel(1, vbd->base + VBD_IRQ_ENABLE);
+	writel(BDEV_OP_NOOP, vbd->base + BDEV_OP);
+	readl(vbd->base + BDEV_STATUS);
+	writel(1, vbd->base + BDEV_IRQ_ENABLE);
 
-	vbd->block_size = readl(vbd->base + VBD_BLOCK_SIZE);
-	blocks = readl(vbd->base + VBD_SIZE);
+	vbd->block_size = readl(vbd->base + BDEV_BLOCK_SIZE);
+	blocks = readl(vbd->base + BDEV_SIZE);
 	if (vbd->block_size < SECTOR_SIZE || vbd->block_size > PAGE_SIZE ||
 	    !is_power_of_2(vbd->block_size)) {
 		dev_err(dev, "unsupported block size %u\n", vbd->block_size);
@@ -306,7 +287,7 @@ static int vbd_remove(struct platform_device *pdev)
 	del_gendisk(vbd->disk);
 	put_disk(vbd->disk);
 	blk_mq_free_tag_set(&vbd->tag_set);
-	writel(0, vbd->base + VBD_IRQ_ENABLE);
+	writel(0, vbd->base + BDEV_IRQ_ENABLE);
 	ida_free(&vbd_ida, vbd->index);
 	return 0;
 }
