@@ -56,6 +56,12 @@ void jit_drop_page(machine *m, dpage *dp)
 {
     if (!dp->jit)
         return;
+    /* the jump caches may name its blocks (only pages with dp->jit) */
+    if (dp->jc_used) {
+        for (int k = 0; k < m->ncpus; k++)
+            cpu_jc_drop(&m->cpus[k]);
+        dp->jc_used = 0;
+    }
     const void *jh = JIT_HANDLER;
     for (unsigned i = 0; i < DPAGE_N; i++) {
         jblock *jb = dp->jit[i];
@@ -299,15 +305,47 @@ int jit_init(machine *m)
     b1(&e, 0xC3);                     /* ret */
     /* Block end (eax = next PC, edx = instructions not run): refund what
      * the block did not run, then chain to the translation at the next PC
-     * when it is on this page and the budget covers it, else return. */
+     * when the budget covers it: first the CPU's jump cache (one probe, by
+     * PC, mode and generation), then the page's translations (this page:
+     * r15; another: through the CPU's fetch table), whose hit fills the
+     * jump cache; else return. */
     e.p = j->code + JIT_DISPATCH;
     e.end = j->code + JIT_FIRST;
     stf(&e, OFF(pc), RAX);
     op_r(&e, 1, 0x01, 1, RDX, RBP);   /* add rbp, rdx (refund) */
+    op_r(&e, 0, 0xF7, 1, 0, RAX);
+    d32(&e, 3);                       /* test eax, 3 */
+    uint8_t *o0 = jcc(&e, CC_NE);
+    _Static_assert(sizeof(jcache_ent) == 32, "jump cache entry: 32 bytes");
+    /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), r11 = key */
+    mov_rr(&e, R10, RAX);
+    sh_ri(&e, 5, R10, 10);
+    alu_rr(&e, A_XOR, R10, RAX);
+    alu_ri(&e, A_AND, R10, (JC_N - 1) << 2);
+    sh_ri(&e, 4, R10, 3);             /* * sizeof(jcache_ent) / 4 */
+    op_r(&e, 1, 0x01, 1, RBX, R10);   /* add r10, rbx */
+    mov_rr(&e, R11, RAX);
+    op_m(&e, 0, 0x0B, 1, R11, RBX, OFF(mode));     /* or r11d, [mode] */
+    op_m(&e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));   /* or r11, [jc_gen] */
+    op_m(&e, 1, 0x3B, 1, R11, R10, OFF(jc));       /* cmp r11, [key] */
+    uint8_t *oj = jcc(&e, CC_NE);
+    op_m(&e, 0, 0x8B, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
+    op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
+    uint8_t *oj2 = jcc(&e, CC_L);
+    op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
+    op_m(&e, 1, 0x8B, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
+    op_m(&e, 1, 0x8B, 1, R15, R9, (int32_t)offsetof(dpage, jit));
+    op_m(&e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));    /* c->cur_dp = dp */
+    mov_rr(&e, R14, RAX);
+    alu_ri(&e, A_AND, R14, PAGE_MASK);
+    stf(&e, OFF(jit_pv), R14);
+    op_m(&e, 0, 0xFF, 1, 4, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code)); /* jmp [] */
+    /* jump cache miss: this page? */
+    patch(&e, oj, e.p);
     mov_rr(&e, RCX, RAX);
     alu_rr(&e, A_XOR, RCX, R14);
     op_r(&e, 0, 0xF7, 1, 0, RCX);
-    d32(&e, PAGE_MASK | 3);           /* test ecx, PAGE_MASK | 3 */
+    d32(&e, PAGE_MASK);               /* test ecx, PAGE_MASK */
     uint8_t *o1 = jcc(&e, CC_NE);
     mov_rr(&e, RCX, RAX);
     alu_ri(&e, A_AND, RCX, 0xFFC);
@@ -322,13 +360,18 @@ int jit_init(machine *m)
     op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
     uint8_t *o4 = jcc(&e, CC_L);
     op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
+    op_m(&e, 1, 0x8B, 1, R9, RBX, OFF(cur_dp));    /* mov r9, c->cur_dp */
+    uint8_t *fill = e.p;              /* fill: r9 = dp, ecx = n, rdi = code */
+    op_m(&e, 1, 0x89, 1, R11, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, key));
+    op_m(&e, 0, 0x89, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
+    op_m(&e, 1, 0x89, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
+    op_m(&e, 1, 0x89, 1, RDI, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code));
+    op_m(&e, 0, 0xC6, 1, 0, R9, (int32_t)offsetof(dpage, jc_used));
+    b1(&e, 1);                        /* dp->jc_used = 1 */
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     /* another page: the CPU's fetch table (filled by fetch_slow, with its
      * checks) gives its decoded page, whose translations become current */
     patch(&e, o1, e.p);
-    op_r(&e, 0, 0xF7, 1, 0, RAX);
-    d32(&e, 3);                       /* test eax, 3 */
-    uint8_t *o5 = jcc(&e, CC_NE);
     ldf(&e, RCX, OFF(mode));
     sh_ri(&e, 4, RCX, 12);            /* mode * ITLB_N * 16 */
     mov_rr(&e, RSI, RAX);
@@ -362,11 +405,12 @@ int jit_init(machine *m)
     mov_rr(&e, R14, RAX);
     alu_ri(&e, A_AND, R14, PAGE_MASK);
     stf(&e, OFF(jit_pv), R14);
-    b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
+    patch(&e, jmp32(&e), fill);
+    patch(&e, o0, e.p);
+    patch(&e, oj2, e.p);
     patch(&e, o2, e.p);
     patch(&e, o3, e.p);
     patch(&e, o4, e.p);
-    patch(&e, o5, e.p);
     patch(&e, o6, e.p);
     patch(&e, o7, e.p);
     patch(&e, o8, e.p);
