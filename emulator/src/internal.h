@@ -145,8 +145,10 @@ typedef struct jcache_ent {
     uint32_t pad;
     dpage *dp;           /* its decoded page */
     const void *code;    /* its host code */
+    struct jblock **jit; /* dp->jit (one cache line per entry: a hit reads no other) */
+    uint64_t pad2[3];
 } jcache_ent;
-#define JC_BITS 10
+#define JC_BITS 9
 #define JC_N (1u << JC_BITS)
 
 /* ---------------------------------------------------------------- CPU */
@@ -227,7 +229,7 @@ typedef struct cpu {
     int64_t jit_budget;
     uint64_t jit_cend;
     uint64_t jc_gen;     /* jump cache generation << 32 (never 0 once reset) */
-    jcache_ent jc[JC_N];
+    jcache_ent jc[JC_N] __attribute__((aligned(64)));
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 

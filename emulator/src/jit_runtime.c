@@ -316,13 +316,13 @@ int jit_init(machine *m)
     op_r(&e, 0, 0xF7, 1, 0, RAX);
     d32(&e, 3);                       /* test eax, 3 */
     uint8_t *o0 = jcc(&e, CC_NE);
-    _Static_assert(sizeof(jcache_ent) == 32, "jump cache entry: 32 bytes");
+    _Static_assert(sizeof(jcache_ent) == 64, "jump cache entry: 64 bytes");
     /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), r11 = key */
     mov_rr(&e, R10, RAX);
     sh_ri(&e, 5, R10, 10);
     alu_rr(&e, A_XOR, R10, RAX);
     alu_ri(&e, A_AND, R10, (JC_N - 1) << 2);
-    sh_ri(&e, 4, R10, 3);             /* * sizeof(jcache_ent) / 4 */
+    sh_ri(&e, 4, R10, 4);             /* * sizeof(jcache_ent) / 4 */
     op_r(&e, 1, 0x01, 1, RBX, R10);   /* add r10, rbx */
     mov_rr(&e, R11, RAX);
     op_m(&e, 0, 0x0B, 1, R11, RBX, OFF(mode));     /* or r11d, [mode] */
@@ -334,7 +334,7 @@ int jit_init(machine *m)
     uint8_t *oj2 = jcc(&e, CC_L);
     op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
     op_m(&e, 1, 0x8B, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
-    op_m(&e, 1, 0x8B, 1, R15, R9, (int32_t)offsetof(dpage, jit));
+    op_m(&e, 1, 0x8B, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
     op_m(&e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));    /* c->cur_dp = dp */
     mov_rr(&e, R14, RAX);
     alu_ri(&e, A_AND, R14, PAGE_MASK);
@@ -361,11 +361,12 @@ int jit_init(machine *m)
     uint8_t *o4 = jcc(&e, CC_L);
     op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
     op_m(&e, 1, 0x8B, 1, R9, RBX, OFF(cur_dp));    /* mov r9, c->cur_dp */
-    uint8_t *fill = e.p;              /* fill: r9 = dp, ecx = n, rdi = code */
+    uint8_t *fill = e.p;              /* fill: r9 = dp, r15 = its jit, ecx = n, rdi = code */
     op_m(&e, 1, 0x89, 1, R11, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, key));
     op_m(&e, 0, 0x89, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
     op_m(&e, 1, 0x89, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
     op_m(&e, 1, 0x89, 1, RDI, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code));
+    op_m(&e, 1, 0x89, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
     op_m(&e, 0, 0xC6, 1, 0, R9, (int32_t)offsetof(dpage, jc_used));
     b1(&e, 1);                        /* dp->jc_used = 1 */
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
