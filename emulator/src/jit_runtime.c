@@ -305,17 +305,38 @@ int jit_init(machine *m)
     b1(&e, 0xC3);                     /* ret */
     /* Block end (eax = next PC, edx = instructions not run): refund what
      * the block did not run, then chain to the translation at the next PC
-     * when the budget covers it: first the CPU's jump cache (one probe, by
-     * PC, mode and generation), then the page's translations (this page:
-     * r15; another: through the CPU's fetch table), whose hit fills the
-     * jump cache; else return. */
+     * when the budget covers it: on this page through its translations
+     * (r15); on another page first through the CPU's jump cache (one probe,
+     * by PC, mode and generation), then through the CPU's fetch table, whose
+     * hit fills the jump cache; else return. */
     e.p = j->code + JIT_DISPATCH;
     e.end = j->code + JIT_FIRST;
     stf(&e, OFF(pc), RAX);
     op_r(&e, 1, 0x01, 1, RDX, RBP);   /* add rbp, rdx (refund) */
+    mov_rr(&e, RCX, RAX);
+    alu_rr(&e, A_XOR, RCX, R14);
+    op_r(&e, 0, 0xF7, 1, 0, RCX);
+    d32(&e, PAGE_MASK | 3);           /* test ecx, PAGE_MASK | 3 */
+    uint8_t *o1 = jcc(&e, CC_NE);
+    mov_rr(&e, RCX, RAX);
+    alu_ri(&e, A_AND, RCX, 0xFFC);
+    op_r(&e, 0, 0x01, 1, RCX, RCX);   /* add ecx, ecx: idx * 8 */
+    op_mi(&e, 1, 0x8B, 1, RSI, R15, RCX, 0); /* mov rsi, [r15 + rcx] */
+    op_r(&e, 1, 0x85, 1, RSI, RSI);
+    uint8_t *o2 = jcc(&e, CC_E);
+    op_m(&e, 1, 0x8B, 1, RDI, RSI, (int32_t)offsetof(jblock, code));
+    op_r(&e, 1, 0x85, 1, RDI, RDI);
+    uint8_t *o3 = jcc(&e, CC_E);
+    op_m(&e, 0, 0x8B, 1, RCX, RSI, (int32_t)offsetof(jblock, n));
+    op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
+    uint8_t *o4 = jcc(&e, CC_L);
+    op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
+    b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
+    /* another page (or a misaligned PC, which leaves) */
+    patch(&e, o1, e.p);
     op_r(&e, 0, 0xF7, 1, 0, RAX);
     d32(&e, 3);                       /* test eax, 3 */
-    uint8_t *o0 = jcc(&e, CC_NE);
+    uint8_t *o5 = jcc(&e, CC_NE);
     _Static_assert(sizeof(jcache_ent) == 64, "jump cache entry: 64 bytes");
     /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), r11 = key */
     mov_rr(&e, R10, RAX);
@@ -340,39 +361,9 @@ int jit_init(machine *m)
     alu_ri(&e, A_AND, R14, PAGE_MASK);
     stf(&e, OFF(jit_pv), R14);
     op_m(&e, 0, 0xFF, 1, 4, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code)); /* jmp [] */
-    /* jump cache miss: this page? */
+    /* jump cache miss: the CPU's fetch table (filled by fetch_slow, with its
+     * checks) gives the decoded page, whose translations become current */
     patch(&e, oj, e.p);
-    mov_rr(&e, RCX, RAX);
-    alu_rr(&e, A_XOR, RCX, R14);
-    op_r(&e, 0, 0xF7, 1, 0, RCX);
-    d32(&e, PAGE_MASK);               /* test ecx, PAGE_MASK */
-    uint8_t *o1 = jcc(&e, CC_NE);
-    mov_rr(&e, RCX, RAX);
-    alu_ri(&e, A_AND, RCX, 0xFFC);
-    op_r(&e, 0, 0x01, 1, RCX, RCX);   /* add ecx, ecx: idx * 8 */
-    op_mi(&e, 1, 0x8B, 1, RSI, R15, RCX, 0); /* mov rsi, [r15 + rcx] */
-    op_r(&e, 1, 0x85, 1, RSI, RSI);
-    uint8_t *o2 = jcc(&e, CC_E);
-    op_m(&e, 1, 0x8B, 1, RDI, RSI, (int32_t)offsetof(jblock, code));
-    op_r(&e, 1, 0x85, 1, RDI, RDI);
-    uint8_t *o3 = jcc(&e, CC_E);
-    op_m(&e, 0, 0x8B, 1, RCX, RSI, (int32_t)offsetof(jblock, n));
-    op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
-    uint8_t *o4 = jcc(&e, CC_L);
-    op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
-    op_m(&e, 1, 0x8B, 1, R9, RBX, OFF(cur_dp));    /* mov r9, c->cur_dp */
-    uint8_t *fill = e.p;              /* fill: r9 = dp, r15 = its jit, ecx = n, rdi = code */
-    op_m(&e, 1, 0x89, 1, R11, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, key));
-    op_m(&e, 0, 0x89, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
-    op_m(&e, 1, 0x89, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
-    op_m(&e, 1, 0x89, 1, RDI, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code));
-    op_m(&e, 1, 0x89, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
-    op_m(&e, 0, 0xC6, 1, 0, R9, (int32_t)offsetof(dpage, jc_used));
-    b1(&e, 1);                        /* dp->jc_used = 1 */
-    b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
-    /* another page: the CPU's fetch table (filled by fetch_slow, with its
-     * checks) gives its decoded page, whose translations become current */
-    patch(&e, o1, e.p);
     ldf(&e, RCX, OFF(mode));
     sh_ri(&e, 4, RCX, 12);            /* mode * ITLB_N * 16 */
     mov_rr(&e, RSI, RAX);
@@ -406,12 +397,20 @@ int jit_init(machine *m)
     mov_rr(&e, R14, RAX);
     alu_ri(&e, A_AND, R14, PAGE_MASK);
     stf(&e, OFF(jit_pv), R14);
-    patch(&e, jmp32(&e), fill);
-    patch(&e, o0, e.p);
-    patch(&e, oj2, e.p);
+    /* fill the jump cache entry: r9 = dp, r15 = its translations */
+    op_m(&e, 1, 0x89, 1, R11, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, key));
+    op_m(&e, 0, 0x89, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
+    op_m(&e, 1, 0x89, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
+    op_m(&e, 1, 0x89, 1, RDI, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code));
+    op_m(&e, 1, 0x89, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
+    op_m(&e, 0, 0xC6, 1, 0, R9, (int32_t)offsetof(dpage, jc_used));
+    b1(&e, 1);                        /* dp->jc_used = 1 */
+    b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     patch(&e, o2, e.p);
     patch(&e, o3, e.p);
     patch(&e, o4, e.p);
+    patch(&e, o5, e.p);
+    patch(&e, oj2, e.p);
     patch(&e, o6, e.p);
     patch(&e, o7, e.p);
     patch(&e, o8, e.p);

@@ -25,37 +25,12 @@ struct symtab {
     size_t str_len;
 };
 
-/* Sort by address, then size, keeping the table's order otherwise (as a
- * stable sort): a least-significant-digit radix sort, eight counting passes
- * over the bytes of (addr, size).  A kernel has tens of thousands of
- * symbols and every emulator start loads them: qsort's comparisons cost
- * about 5% of a boot to power-off. */
-static bool sort_by_addr(struct sym *v, size_t n)
+static int by_addr(const void *a, const void *b)
 {
-    struct sym *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp)
-        return false;
-    struct sym *from = v, *to = tmp;
-    for (unsigned pass = 0; pass < 8; pass++) {
-        size_t count[256] = {0};
-        unsigned sh = 8 * (pass & 3);
-#define DIGIT(e) ((((pass < 4) ? (e).size : (e).addr) >> sh) & 0xFF)
-        for (size_t i = 0; i < n; i++)
-            count[DIGIT(from[i])]++;
-        for (size_t d = 0, sum = 0; d < 256; d++) {
-            size_t k = count[d];
-            count[d] = sum;
-            sum += k;
-        }
-        for (size_t i = 0; i < n; i++)
-            to[count[DIGIT(from[i])]++] = from[i];
-#undef DIGIT
-        struct sym *x = from;
-        from = to;
-        to = x;
-    }
-    free(tmp); /* an even number of passes: the result is back in v */
-    return true;
+    const struct sym *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->size < y->size ? -1 : x->size > y->size;
 }
 
 /* The section header `i`, or NULL when it lies outside the file. */
@@ -121,12 +96,7 @@ void symbols_load(machine *m, const void *buf, size_t len)
             continue;
         t->v[t->n++] = (struct sym){ rd32(s + offsetof(Elf32_Sym, st_value)), size, name };
     }
-    if (!sort_by_addr(t->v, t->n)) {
-        free(t->v);
-        free(t->str);
-        free(t);
-        return;
-    }
+    qsort(t->v, t->n, sizeof *t->v, by_addr);
     m->syms = t;
 }
 
