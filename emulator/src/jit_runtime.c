@@ -194,6 +194,19 @@ uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code)
     return ((k + 1) << 2) | JIT_EXC;
 }
 
+/* mfc0 (spec = dst | rd << 8 | sel << 16): as the interpreter's, with the
+ * state published first (Count reads the cycle count). */
+uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo);
+    if (c->mode && !(c->status & ST_CU0)) {
+        cpu_exception(c, EXC_CPU, 0);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    c->r[spec & 0xFF] = cp0_read(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16));
+    return 0;
+}
+
 /* spec = op | dst << 8 | src << 16 (src: rt of lwl/lwr, the merged value) */
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
