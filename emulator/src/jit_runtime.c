@@ -207,6 +207,23 @@ uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
     return 0;
 }
 
+/* mtc0 (spec = src | rd << 8 | sel << 16): as the interpreter's; host code
+ * leaves after it when an interrupt is now deliverable (run_loop takes it)
+ * or the mode changed (its TLB pointers are the old mode's). */
+uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo);
+    int mode = c->mode;
+    if (c->mode && !(c->status & ST_CU0)) {
+        cpu_exception(c, EXC_CPU, 0);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    cp0_write(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16), c->r[spec & 0xFF]);
+    if (c->mode != mode || cpu_irq_pending(c))
+        c->exit_req = true;
+    return hdone(c, kinfo);
+}
+
 /* spec = op | dst << 8 | src << 16 (src: rt of lwl/lwr, the merged value) */
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
