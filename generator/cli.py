@@ -147,8 +147,7 @@ def _features(args, root: Path, project) -> int:
              if path.split("/")[-1].startswith("Kconfig")}
     ksrc = Path(args.kernel_src) if args.kernel_src else root / "build" / "linux-source-6.1"
     peers = [p for p in args.peers.split(",") if p] if args.peers else DEFAULT_PEERS
-    sys.stdout.write(features_report(ksrc / "Documentation" / "features", files,
-                                     project.arch, peers))
+    sys.stdout.write(features_report(ksrc, files, project.arch, peers))
     return 0
 
 

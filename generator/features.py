@@ -9,7 +9,8 @@ in-tree arch's status (``ok``, ``TODO``, ``..`` or ``N/A``).
 The generated arch is in none of those tables: its status is computed from
 its Kconfig as the generator renders it (after the layers): the symbols the
 arch selects or defines as ``def_bool y``, in that file and the arch files it
-sources. The
+sources, and what those select without a condition in the kernel's
+arch/Kconfig. The
 table shows it next to peer arches read from the same files.
 """
 
@@ -126,6 +127,42 @@ def arch_symbols(files: dict, arch: str) -> set[str]:
     return symbols
 
 
+_SELECT_PLAIN = re.compile(r"^\s*select\s+([A-Za-z0-9_]+)\s*(?:#.*)?$")
+
+
+def generic_selects(kconfig: Path) -> dict[str, set[str]]:
+    """symbol -> the symbols it selects without a condition, in a Kconfig
+    file of the kernel tree (arch/Kconfig: ARCH_WANT_DEFAULT_TOPDOWN_MMAP_LAYOUT
+    selects ARCH_HAS_ELF_RANDOMIZE). A select with ``if`` is left out: its
+    condition is not evaluated."""
+    try:
+        lines = Path(kconfig).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise FeaturesError(f"{kconfig}: cannot read: {exc.strerror}") from None
+    out: dict[str, set[str]] = {}
+    current = None
+    for line in lines:
+        m = _CONFIG.match(line)
+        if m:
+            current = m.group(1)
+            continue
+        m = _SELECT_PLAIN.match(line)
+        if m and current:
+            out.setdefault(current, set()).add(m.group(1))
+    return out
+
+
+def close_selects(symbols: set[str], selects: dict[str, set[str]]) -> set[str]:
+    """``symbols`` and every symbol they select, transitively."""
+    out, todo = set(symbols), list(symbols)
+    while todo:
+        for sel in selects.get(todo.pop(), ()):
+            if sel not in out:
+                out.add(sel)
+                todo.append(sel)
+    return out
+
+
 _TERM = re.compile(r"^(!?)\s*([A-Za-z0-9_]+)$")
 
 
@@ -182,8 +219,11 @@ def format_table(table: Table) -> str:
     return "\n".join(out) + "\n"
 
 
-def features_report(features_dir: Path, files: dict, arch: str,
-                    peers=DEFAULT_PEERS) -> str:
-    """The table for the arch whose rendered files (path -> text) are given."""
-    features = read_features(features_dir)
-    return format_table(feature_table(features, arch_symbols(files, arch), arch, peers))
+def features_report(ksrc: Path, files: dict, arch: str, peers=DEFAULT_PEERS) -> str:
+    """The table for the arch whose rendered files (path -> text) are given,
+    from the kernel tree ksrc: its Documentation/features, and arch/Kconfig
+    for what the arch's selects select in turn."""
+    ksrc = Path(ksrc)
+    features = read_features(ksrc / "Documentation" / "features")
+    symbols = close_selects(arch_symbols(files, arch), generic_selects(ksrc / "arch" / "Kconfig"))
+    return format_table(feature_table(features, symbols, arch, peers))

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gen_helpers import ROOT
-from generator.features import (FeaturesError, arch_symbols, evaluate, feature_table,
-                                format_table, read_features)
+from generator.features import (FeaturesError, arch_symbols, close_selects, evaluate,
+                                feature_table, format_table, generic_selects, read_features)
 
 
 def _feature(root: Path, sub: str, name: str, kconfig: str, status: dict) -> None:
@@ -87,6 +87,23 @@ def test_symbols_follow_selects_def_bool_and_arch_sources():
     # A select is a select even under a def_bool n symbol: the arch supports it
     # when that symbol is set (arch options are selected that way).
     assert "HAVE_ARCH_TRANSPARENT_HUGEPAGE" in syms
+
+
+def test_generic_selects_are_followed(tmp_path: Path):
+    """A feature symbol the arch gets through a generic symbol it selects
+    (ARCH_WANT_DEFAULT_TOPDOWN_MMAP_LAYOUT selects ARCH_HAS_ELF_RANDOMIZE);
+    a generic select with a condition is not followed."""
+    kconfig = tmp_path / "Kconfig"
+    kconfig.write_text("config ARCH_WANT_TOPDOWN\n\tbool\n\tdepends on MMU\n"
+                       "\tselect ARCH_HAS_ELF_RANDOMIZE\n\nconfig ELF_RANDOMIZE_HELPER\n"
+                       "\tbool\n\nconfig ARCH_HAS_ELF_RANDOMIZE\n\tbool\n"
+                       "\tselect ELF_RANDOMIZE_HELPER\n\tselect FOO if BAR\n")
+    sel = generic_selects(kconfig)
+    assert sel == {"ARCH_WANT_TOPDOWN": {"ARCH_HAS_ELF_RANDOMIZE"},
+                   "ARCH_HAS_ELF_RANDOMIZE": {"ELF_RANDOMIZE_HELPER"}}
+    assert close_selects({"ARCH_WANT_TOPDOWN"}, sel) == {
+        "ARCH_WANT_TOPDOWN", "ARCH_HAS_ELF_RANDOMIZE", "ELF_RANDOMIZE_HELPER"}
+    assert close_selects({"OTHER"}, sel) == {"OTHER"}
 
 
 def test_expressions():
