@@ -201,6 +201,8 @@ def test_aslr_runs_differ(run):
     same one time in 65536, so the test asks for two values of each among
     three runs."""
     _, out, _ = run
+    # Full randomization (brk too) by default: COMPAT_BRK is off.
+    assert re.search(r"^aslr: randomize_va_space 2$", out, re.M), out[-3000:]
     runs = aslr_runs(out)
     assert len(runs.get("random", [])) == 3, out[-3000:]
     for area in ("stack", "mmap", "brk"):

@@ -6,7 +6,7 @@
  * its brk are:
  *   aslr: <setting> <n> stack <addr> mmap <addr> mmap2 <addr> brk <addr>
  * Settings: "random" (randomize_va_space 2, the default), "off"
- * (/proc/sys/kernel/randomize_va_space set to 0, restored after) and
+ * (/proc/sys/kernel/randomize_va_space set to 0, then restored) and
  * "personality" (randomization on, the children run with the personality
  * flag ADDR_NO_RANDOMIZE, as setarch -R does). The host test compares the
  * runs: they differ in "random", are equal in the others, and the mmap
@@ -32,6 +32,21 @@ static int show(const char *setting, const char *n)
 	}
 	printf("aslr: %s %s stack %p mmap %p mmap2 %p brk %p\n", setting, n,
 	       (void *)&on_stack, m1, m2, (void *)brk);
+	return 0;
+}
+
+static int read_file(const char *path, char *buf, int size)
+{
+	int fd = open(path, O_RDONLY, 0);
+	int n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
 	return 0;
 }
 
@@ -72,11 +87,17 @@ static int run_child(const char *self, char *setting, char *n, int norandom)
 int main(int argc, char **argv)
 {
 	static char *const settings[] = { "random", "off", "personality" };
+	char saved[16];
 	unsigned int s;
 	int failed = 0;
 
 	if (argc == 4 && !strcmp(argv[1], "show"))
 		return show(argv[2], argv[3]);
+	if (read_file(VA_SPACE, saved, sizeof(saved))) {
+		printf("aslr: cannot read %s\n", VA_SPACE);
+		return 1;
+	}
+	printf("aslr: randomize_va_space %s", saved);
 
 	for (s = 0; s < 3; s++) {
 		int off = !strcmp(settings[s], "off");
@@ -89,7 +110,7 @@ int main(int argc, char **argv)
 		failed |= run_child("/bin/aslr", settings[s], "2", s == 2);
 		if (s == 0)
 			failed |= run_child("/bin/aslr", settings[s], "3", 0);
-		if (off && write_file(VA_SPACE, "2\n")) {
+		if (off && write_file(VA_SPACE, saved)) {
 			printf("aslr: cannot restore %s\n", VA_SPACE);
 			return 1;
 		}
