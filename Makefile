@@ -8,6 +8,7 @@
 #   make disk           ext4 root file system image for the block device
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
+#   make features       the arch's Documentation/features table next to peer arches
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
 #                       (build output in build/<spec>-<name>/)
@@ -85,13 +86,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-sister bench-disk busybox-ref test-busybox \
-	test-stress \
+	test-stress features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -101,6 +102,13 @@ setup: deps kernel-tree
 generate:
 	@scripts/install-deps.sh kernel
 	$(PYTHON) generate.py $(SPEC) -o $(GEN_OUT)
+
+# The arch's feature table: each feature of the kernel's
+# Documentation/features, the arch's status from its Kconfig as the spec
+# renders it, next to peer arches (generator/features.py; PEERS=a,b,...).
+PEERS ?=
+features: $(KSRC0)/Makefile
+	@$(PYTHON) generate.py $(SPEC) --features --kernel-src $(KSRC0)$(if $(PEERS), --peers $(PEERS))
 
 check-generated:
 	$(PYTHON) generate.py arch-spec.yaml --check

@@ -38,6 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--build", metavar="DIR",
                    help="with --status: the kernel build directory (default: the Makefile's, "
                         "build/<arch> or build/<spec stem>)")
+    p.add_argument("--features", action="store_true",
+                   help="print the arch feature table (Documentation/features of the kernel "
+                        "tree: the arch's status from its Kconfig, next to peer arches)")
+    p.add_argument("--kernel-src", metavar="DIR",
+                   help="with --features: the Linux tree (default build/linux-source-6.1)")
+    p.add_argument("--peers", metavar="A,B,...",
+                   help="with --features: the arches shown next to it (default "
+                        "nios2,openrisc,csky,mips,riscv)")
     p.add_argument("--new", metavar="NAME", help="scaffold a new arch: NAME.yaml (a commented "
                    "delta over --from) and an empty layer overrides/NAME/")
     p.add_argument("--from", dest="from_spec", metavar="SPEC", default=None,
@@ -85,6 +93,8 @@ def run(argv: list[str] | None, root: Path) -> int:
     project = Project(root, spec)
     if args.status:
         return _status(args, root, spec_path, project)
+    if args.features:
+        return _features(args, root, project)
     check_contract(project)
     files = Renderer(project).render_tree()
     return _write(args, root, project, files)
@@ -124,6 +134,20 @@ def _status(args, root: Path, spec_path: Path, project) -> int:
         print(str(broken).replace("nothing written.", "the spec cannot be generated."),
               file=sys.stderr)
         return broken.exit_code
+    return 0
+
+
+def _features(args, root: Path, project) -> int:
+    """The feature table of the arch the spec renders (nothing written)."""
+    from .features import DEFAULT_PEERS, features_report
+
+    check_contract(project)
+    files = {path: r.data.decode("utf-8", errors="replace")
+             for path, r in Renderer(project).render_tree().items()
+             if path.split("/")[-1].startswith("Kconfig")}
+    ksrc = Path(args.kernel_src) if args.kernel_src else root / "build" / "linux-source-6.1"
+    peers = [p for p in args.peers.split(",") if p] if args.peers else DEFAULT_PEERS
+    sys.stdout.write(features_report(ksrc, files, project.arch, peers))
     return 0
 
 

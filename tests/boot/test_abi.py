@@ -1,7 +1,8 @@
 """The user ABI: guest programs userland/tests/abi-*.c check
 ll/sc atomicity, non-executable data, trap codes, exact fault addresses,
 the signal frame, invalid syscall numbers, TLS, misaligned kernel
-accesses, ptrace and seccomp; this file checks what they print."""
+accesses, ptrace and seccomp, and userland/tests/aslr.c the address-space
+layout (randomized, top-down mmap); this file checks what they print."""
 import re
 
 import pytest
@@ -10,7 +11,8 @@ from guest import check_results, guest_kernel, program_status
 
 pytestmark = pytest.mark.kernel
 
-PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace", "abi-clobbers"]
+PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace", "abi-clobbers",
+            "aslr"]
 
 # si_code values (asm-generic/siginfo.h) and signal numbers (MIPS = generic here).
 SIGTRAP, SIGBUS, SIGFPE, SIGSEGV = 5, 7, 8, 11
@@ -180,3 +182,50 @@ def test_syscall_stops_report_the_tsar_audit_arch(run):
     assert all(s[1] == "85" and s[3] == "50000008" for s in stops), stops
     assert [s[2] for s in stops] == ["1", "2", "1", "2"]
     assert (stops[0][4], stops[2][4]) == ("172", "174")   # __NR_getpid, __NR_getuid
+
+
+def aslr_runs(out):
+    """{setting: [{stack, mmap, mmap2, brk} of run 1, of run 2]} from aslr's lines."""
+    runs = {}
+    for m in re.finditer(r"^aslr: (\w+) (\d) stack (0x[0-9a-f]+) mmap (0x[0-9a-f]+) "
+                         r"mmap2 (0x[0-9a-f]+) brk (0x[0-9a-f]+)$", out, re.M):
+        runs.setdefault(m.group(1), []).append(dict(zip(
+            ("stack", "mmap", "mmap2", "brk"), (int(v, 16) for v in m.groups()[2:]))))
+    return runs
+
+
+def test_aslr_runs_differ(run):
+    """Stack, mmap base and brk are randomized at each exec (vm/ELF-ASLR,
+    HAVE_ARCH_MMAP_RND_BITS). The mmap base has 8 random bits (mmap_rnd_bits'
+    default): two runs draw the same one time in 256, three runs all the
+    same one time in 65536, so the test asks for two values of each among
+    three runs."""
+    _, out, _ = run
+    # Full randomization (brk too) by default: COMPAT_BRK is off.
+    assert re.search(r"^aslr: randomize_va_space 2$", out, re.M), out[-3000:]
+    runs = aslr_runs(out)
+    assert len(runs.get("random", [])) == 3, out[-3000:]
+    for area in ("stack", "mmap", "brk"):
+        seen = {r[area] for r in runs["random"]}
+        assert len(seen) > 1, f"{area} at {seen.pop():#x} in every run"
+
+
+@pytest.mark.parametrize("setting", ["off", "personality"])
+def test_aslr_off_gives_equal_layouts(run, setting):
+    """randomize_va_space=0, or the ADDR_NO_RANDOMIZE personality: the same
+    addresses in both runs."""
+    _, out, _ = run
+    runs = aslr_runs(out)
+    assert len(runs.get(setting, [])) == 2, out[-3000:]
+    assert runs[setting][0] == runs[setting][1]
+
+
+@pytest.mark.parametrize("setting", ["random", "off", "personality"])
+def test_mmap_is_top_down_below_the_stack(run, setting):
+    """ARCH_WANT_DEFAULT_TOPDOWN_MMAP_LAYOUT: the mmap area starts below the
+    stack (stack rlimit plus gap) and grows down, far above the brk heap."""
+    _, out, _ = run
+    for r in aslr_runs(out)[setting]:
+        assert r["brk"] < r["mmap2"] < r["mmap"] < r["stack"], {k: hex(v) for k, v in r.items()}
+        # Not the bottom-up layout, which starts at TASK_SIZE / 3.
+        assert r["mmap"] > r["stack"] // 2, hex(r["mmap"])

@@ -1,6 +1,7 @@
 """Kernel infrastructure on TSAR: exact user-copy fault counts, stack
 unwinding (/proc/<pid>/wchan and /proc/<pid>/stack of sleeping tasks),
-BUG()/WARN() through a break instruction and the bug table."""
+BUG()/WARN() through a break instruction and the bug table, the stack
+protector's canary check."""
 import re
 import subprocess
 
@@ -81,6 +82,18 @@ def test_warn_reports_and_the_task_goes_on(kernel):
     # The write returned: the crashing child exited normally.
     assert "portkit-init: crash child ended with status 0x0" in out
     assert rc == 0, err
+
+
+def test_stack_protector_catches_a_smashed_canary(kernel):
+    """HAVE_STACKPROTECTOR: LKDTM's CORRUPT_STACK writes past a char array
+    over its frame's canary; the check before the return panics."""
+    config = (kernel.out / ".config").read_text().splitlines()
+    assert "CONFIG_STACKPROTECTOR=y" in config
+    rc, out, err = kernel.boot("-append", "console=ttyVTTY0 portkit_crash=CORRUPT_STACK",
+                               timeout=60)
+    assert re.search(r"Kernel panic - not syncing: stack-protector: Kernel stack is "
+                     r"corrupted in: lkdtm_CORRUPT_STACK", out), out[-3000:]
+    assert rc == 127, err
 
 
 def test_ram_beyond_lowmem_and_a_device_tree_above_it(kernel, tmp_path):

@@ -161,12 +161,24 @@ def test_selftest(kunit_boot, name, ok, bad):
     ("test_string", 0), ("test_user_copy", 0), ("test_bitops", 0),
     # test_vmalloc's init always fails with -EAGAIN once its tests ran.
     ("test_vmalloc", -11),
+    # test_static_keys' init returns -EINVAL if a static branch (patched
+    # text: kernel/jump_label.c) disagrees with its key's state; it uses
+    # test_static_key_base's keys, which stays loaded until after it.
+    ("test_static_keys", 0), ("test_static_key_base", 0),
 ])
 def test_selftest_module_loaded(kunit_boot, module, load):
     _, out, _ = kunit_boot
     unload = 0 if load == 0 else -1
     assert f"kernel-selftest-modules: {module} load {load} unload {unload}" in out, \
         out[-3000:]
+
+
+def test_static_keys_are_jump_labels():
+    """test_static_keys checks static branches against their keys; with
+    JUMP_LABEL off they would be plain loads of the key and pass anyway."""
+    config = (guest_kernel("tsar-page-offset", "debug").out / ".config").read_text()
+    assert "CONFIG_JUMP_LABEL=y" in config.splitlines()
+    assert "CONFIG_TEST_STATIC_KEYS=m" in config.splitlines()
 
 
 @pytest.mark.parametrize("case", VMALLOC_TESTS)

@@ -84,6 +84,9 @@ int main(void)
 	OFFSET(THREAD_RA, task_struct, thread.ra);
 	OFFSET(TASK_STACK, task_struct, stack);
 	OFFSET(TASK_THREAD_INFO, task_struct, stack);
+#ifdef CONFIG_STACKPROTECTOR
+	OFFSET(TASK_STACK_CANARY, task_struct, stack_canary);
+#endif
 	BLANK();
 
 	DEFINE(_THREAD_SIZE, THREAD_SIZE);

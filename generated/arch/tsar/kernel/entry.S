@@ -670,7 +670,9 @@ SYM_CODE_END(ret_from_kernel_thread)
  *				   struct task_struct *next)
  * Save prev's callee-saved registers, stack pointer and return address in
  * prev->thread, load next's, and make next's thread_info current (gp, CP0
- * scratch) with its TLS pointer in UserLocal. Returns prev.
+ * scratch) with its TLS pointer in UserLocal. Returns prev. On a UP
+ * kernel with the stack protector, next's canary becomes the global one
+ * (asm/stackprotector.h).
  */
 SYM_FUNC_START(__switch_to)
 	sw	s0, THREAD_S0(a0)
@@ -697,6 +699,12 @@ SYM_FUNC_START(__switch_to)
 	lw	sp, THREAD_SP(a1)
 	lw	ra, THREAD_RA(a1)
 
+#if defined(CONFIG_STACKPROTECTOR) && !defined(CONFIG_SMP)
+	/* One CPU: the compiler's global canary is next's own. */
+	lw	t0, TASK_STACK_CANARY(a1)
+	la	t1, __stack_chk_guard
+	sw	t0, 0(t1)
+#endif
 	lw	gp, TASK_STACK(a1)
 	mtc0	gp, CP0_SCRATCH
 	lw	t0, TI_TP_VALUE(gp)

@@ -10,6 +10,7 @@
 #include <linux/cpu.h>
 #include <linux/elf.h>
 #include <linux/elfcore.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -22,6 +23,12 @@
 #include <asm/cp0.h>
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
+
+#ifdef CONFIG_STACKPROTECTOR
+/* The canary the compiler's checks read (asm/stackprotector.h). */
+unsigned long __stack_chk_guard __read_mostly;
+EXPORT_SYMBOL(__stack_chk_guard);
+#endif
 
 asmlinkage void ret_from_fork(void);
 asmlinkage void ret_from_kernel_thread(void);

@@ -23,6 +23,8 @@ enum fixed_addresses {
 	FIX_HOLE,
 	/* The early console's registers, until its driver ioremaps them. */
 	FIX_EARLYCON_MEM_BASE,
+	/* A writable alias of a page of read-only text (kernel/patch.c). */
+	FIX_TEXT_POKE,
 	__end_of_fixed_addresses
 };
 
