@@ -20,6 +20,8 @@ from kbuild import ROOT
 pytestmark = pytest.mark.kernel
 
 OUT = ROOT / "build" / "tsar"
+# The kernel tree's vDSO selftests, built with musl (userland/musl-tests/Makefile).
+KST_VDSO = ("kst-vdso_test_abi", "kst-vdso_test_gettimeofday", "kst-vdso_test_clock_getres")
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +31,7 @@ def kernel():
 
 @pytest.fixture(scope="module")
 def run(kernel):
-    return kernel.run_programs("musl-abi", "musl-vdso", timeout=600)
+    return kernel.run_programs("musl-abi", "musl-vdso", *KST_VDSO, timeout=600)
 
 
 def test_kernel_stays_up(run):
@@ -116,6 +118,22 @@ def test_vdso_moves_across_all_cpus(run, kernel):
     assert details.startswith(f"{kernel.spec['platform']['cpus']['count']} CPUs, 200 moves"), details
 
 
+def test_vdso_selftests(run):
+    """vdso_test_abi: gettimeofday, then clock_gettime and clock_getres of
+    the vDSO against the system call for every clock (16 tests);
+    vdso_test_clock_getres: libc against the system call;
+    vdso_test_gettimeofday: the vDSO's gettimeofday."""
+    _, out, _ = run
+    for prog in KST_VDSO:
+        assert program_status(out, prog) == ("exited", 0), (prog, out[-4000:])
+    assert "The time is " in out
+    totals = re.findall(r"^# Totals: pass:(\d+) fail:(\d+) xfail:0 xpass:0 skip:(\d+) error:0$",
+                        out, re.M)
+    # vdso_test_abi and vdso_test_clock_getres
+    assert ("16", "0", "0") in totals and len(totals) == 2, totals
+    assert all(f == "0" for _, f, _ in totals), totals
+
+
 VDSO = OUT / "arch" / "tsar" / "vdso" / "vdso.so"
 
 
@@ -130,7 +148,9 @@ def test_vdso_image_is_position_independent(kernel):
                     "__vdso_clock_gettime@@LINUX_2.6", "__vdso_gettimeofday@@LINUX_2.6"], readelf
     dis = subprocess.run(["mipsel-linux-gnu-objdump", "-d", str(VDSO)],
                          capture_output=True, text=True, check=True).stdout
-    assert re.search(r"\brdhwr\s+\w+,\s*\$2\b", dis), dis
+    assert re.search(r"\brdhwr\s+\w+,\s*\$2\b", subprocess.run(
+        ["mipsel-linux-gnu-objdump", "-d", "-m", "mips:isa32r2", str(VDSO)],
+        capture_output=True, text=True, check=True).stdout)
     assert not re.search(r"\bgp\b|jalr\s+t9", dis), dis
 
 
