@@ -26,8 +26,6 @@ static union {
 
 struct vdso_data *vdso_data = vdso_data_store.data;
 
-extern char vdso_start[], vdso_end[];
-
 static struct page *vvar_pages[1];
 
 static struct vm_special_mapping vvar_mapping = {

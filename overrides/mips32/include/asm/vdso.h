@@ -4,6 +4,9 @@
 
 struct mm_struct;
 
+/* The linked image (vdso/vdso-image.S), whole pages. */
+extern char vdso_start[], vdso_end[];
+
 /*
  * Map the vDSO and its data page into mm (kernel/vdso.c), recording the
  * image's address in mm->context.vdso; mm's mmap lock held for writing.
