@@ -183,7 +183,7 @@ rootfs-build:
 	@$(MAKE) --no-print-directory -C userland/busybox SRC=$(BUILD)/src/busybox \
 		OUT=$(UOUT)/busybox MUSL=$(UOUT)/musl JOBS=$(JOBS)
 	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl \
-		ARCH_INCLUDE=$(UOUT)/userland/arch-include
+		ARCH_INCLUDE=$(UOUT)/userland/arch-include KST_SRC=$(KSRC0)/tools/testing/selftests
 	@$(MAKE) --no-print-directory -C userland/rootfs ROOTFS=$(UOUT)/rootfs \
 		BUSYBOX=$(UOUT)/busybox PROGRAMS=$(UOUT)/musl-tests/bin \
 		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list

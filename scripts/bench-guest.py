@@ -34,6 +34,8 @@ APPEND = "console=ttyVTTY0"
 # name printed by the guest -> (what, target); None: no target set.
 FIGURES = [
     ("null_syscall", "null syscall (getppid)", "<= 150"),
+    ("clock_gettime_vdso", "clock_gettime, vDSO (CLOCK_MONOTONIC)", None),
+    ("clock_gettime_syscall", "clock_gettime, system call (CLOCK_MONOTONIC)", None),
     ("pipe_switch", "context switch (pipe ping-pong, per hop)", "<= 600"),
     ("sched_yield_pair", "sched_yield pair (CFS: mostly no switch)", None),
     ("fifo_yield_switch", "context switch (sched_yield, SCHED_FIFO)", "<= 600"),

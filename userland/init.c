@@ -38,6 +38,7 @@
  */
 
 #include "libc.h"
+#include "vdso-lookup.h"
 
 #include <linux/mman.h>
 
@@ -257,6 +258,26 @@ static int check_exec(void)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return 0;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 7;
+}
+
+/* The vDSO (AT_SYSINFO_EHDR) answers clock_gettime(CLOCK_MONOTONIC)
+ * with a time between two clock_gettime64 system calls. */
+static int check_vdso_clock(char **envp)
+{
+	int (*cgt)(int, struct __kernel_timespec *) =
+		vdso_lookup(vl_getauxval(envp, VL_AT_SYSINFO_EHDR), "LINUX_2.6",
+			    "__vdso_clock_gettime");
+	struct __kernel_timespec a, v, b;
+	long long ta, tv, tb;
+
+	if (!cgt || my_syscall2(__NR_clock_gettime64, CLOCK_MONOTONIC, &a) ||
+	    cgt(CLOCK_MONOTONIC, &v) ||
+	    my_syscall2(__NR_clock_gettime64, CLOCK_MONOTONIC, &b))
+		return 0;
+	ta = a.tv_sec * 1000000000LL + a.tv_nsec;
+	tv = v.tv_sec * 1000000000LL + v.tv_nsec;
+	tb = b.tv_sec * 1000000000LL + b.tv_nsec;
+	return ta <= tv && tv <= tb && tb > 0;
 }
 
 static int has_switch(char **envp, const char *sw)
@@ -731,6 +752,7 @@ int main(int argc, char **argv, char **envp)
 	check("signal-handler", check_signal_handler(), "SIGUSR1 handler");
 	check("efault", check_efault(), "bad user pointer in a syscall");
 	check("exec", check_exec(), "execve of /init");
+	check("vdso-clock", check_vdso_clock(envp), "vDSO clock_gettime");
 	for (i = 0; i < sizeof(user_faults) / sizeof(user_faults[0]); i++)
 		check(user_faults[i].name,
 		      dies_of(user_faults[i].fault, user_faults[i].signal),

@@ -26,7 +26,7 @@ RAW_BLOCKS = 8192                      # 4 MiB raw test image
 ROOT_ARGS = "root=/dev/ioc0"
 E2FSCK = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
 DEBUGFS = shutil.which("debugfs") or "/usr/sbin/debugfs"
-N_CHECKS = 13                          # init's smoke checks (test_boot.CHECKS)
+N_CHECKS = 14                          # init's smoke checks (test_boot.CHECKS)
 
 
 def raw_image(path):

@@ -2,9 +2,12 @@
 musl 1.2.3 source, checked by the guest program userland/musl-tests/
 musl-abi.c (stdio and floating point, malloc, pthreads with TLS, signals
 with SA_SIGINFO and ucontext, setjmp, fork/exec/wait, 64-bit time, stat,
-dirent, errno per thread); this file boots the default kernel (whose
-initramfs holds the BusyBox root file system and the musl programs) and
-checks what it prints. The host-side tests check the generated files and
+dirent, errno per thread), and the vDSO by userland/musl-tests/musl-vdso.c
+(found from AT_SYSINFO_EHDR and called directly, its clocks against the
+system call and across CPUs, musl's clock_gettime under a seccomp filter
+that kills on the clock system calls); this file boots the default kernel
+(whose initramfs holds the BusyBox root file system and the musl programs)
+once for both and checks what they print. The host-side tests check the generated files and
 the soft-float build without booting."""
 import re
 import subprocess
@@ -17,6 +20,8 @@ from kbuild import ROOT
 pytestmark = pytest.mark.kernel
 
 OUT = ROOT / "build" / "tsar"
+# The kernel tree's vDSO selftests, built with musl (userland/musl-tests/Makefile).
+KST_VDSO = ("kst-vdso_test_abi", "kst-vdso_test_gettimeofday", "kst-vdso_test_clock_getres")
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +31,7 @@ def kernel():
 
 @pytest.fixture(scope="module")
 def run(kernel):
-    return kernel.run_programs("musl-abi", timeout=600)
+    return kernel.run_programs("musl-abi", "musl-vdso", *KST_VDSO, timeout=600)
 
 
 def test_kernel_stays_up(run):
@@ -74,6 +79,91 @@ def test_floating_point_output(run, name, want):
 def test_named_check(run, name):
     _, out, _ = run
     assert check_results(out, "musl-abi").get(name, ("missing", ""))[1] == "ok", check_results(out, "musl-abi").get(name)
+
+
+# --- the vDSO (musl-vdso) -------------------------------------------------
+
+def test_vdso_program_exits_zero(run):
+    _, out, _ = run
+    lines = "\n".join(l for l in out.splitlines() if l.startswith("musl-vdso:"))
+    assert program_status(out, "musl-vdso") == ("exited", 0), lines or out[-3000:]
+    m = re.search(r"^musl-vdso: (\d+) passed, 0 failed$", out, re.M)
+    assert m and int(m.group(1)) == len(check_results(out, "musl-vdso")) >= 20, lines
+
+
+@pytest.mark.parametrize("name", [
+    # the image: AT_SYSINFO_EHDR, [vdso] and [vvar] in /proc/self/maps, the
+    # three symbols at LINUX_2.6 (and not at another version)
+    "auxv", "maps-vdso", "maps-vvar", "symbols", "no-other-version",
+    # each vDSO reading between two system call readings
+    "realtime", "monotonic", "boottime", "monotonic-raw", "tai", "realtime-coarse",
+    "monotonic-coarse", "gettimeofday",
+    "getres-realtime", "getres-monotonic", "getres-boottime", "getres-monotonic-coarse",
+    # clocks outside the data page reach the system call; bad ids EINVAL
+    "fallback-cputime", "bad-clock", "bad-clock-getres",
+    # never backwards, over many calls and from CPU to CPU (4 CPUs)
+    "monotonic-calls", "monotonic-across-cpus",
+    # the filter kills the system call, and musl's clocks still work under it
+    "seccomp-kills-syscall", "musl-no-syscall",
+])
+def test_vdso_check(run, name):
+    _, out, _ = run
+    got = check_results(out, "musl-vdso").get(name, ("missing", ""))
+    assert got[1] == "ok", got
+
+
+def test_vdso_moves_across_all_cpus(run, kernel):
+    _, out, _ = run
+    details = check_results(out, "musl-vdso")["monotonic-across-cpus"][0]
+    assert details.startswith(f"{kernel.spec['platform']['cpus']['count']} CPUs, 200 moves"), details
+
+
+def test_vdso_selftests(run):
+    """vdso_test_abi: gettimeofday, then clock_gettime and clock_getres of
+    the vDSO against the system call for every clock (16 tests);
+    vdso_test_clock_getres: libc against the system call;
+    vdso_test_gettimeofday: the vDSO's gettimeofday."""
+    _, out, _ = run
+    for prog in KST_VDSO:
+        assert program_status(out, prog) == ("exited", 0), (prog, out[-4000:])
+    assert "The time is " in out
+    # vdso_test_abi: 15 pass, __vdso_time skipped (the vDSO has none)
+    totals = re.findall(r"^# Totals: pass:(\d+) fail:(\d+) xfail:0 xpass:0 skip:(\d+) error:0$",
+                        out, re.M)
+    assert totals == [("15", "0", "1")], totals
+    assert "vdso_test_time(): SKIP: Could not find __vdso_time" in out
+    # vdso_test_clock_getres: every clock it tries
+    for clk in ("REALTIME", "BOOTTIME", "TAI", "REALTIME_COARSE", "MONOTONIC",
+                "MONOTONIC_RAW", "MONOTONIC_COARSE"):
+        assert f"clock_id: CLOCK_{clk} [PASS]" in out, clk
+
+
+VDSO = OUT / "arch" / "tsar" / "vdso" / "vdso.so"
+
+
+def test_vdso_image_is_position_independent(kernel):
+    """No dynamic relocations, no $gp (the GOT), no call through $t9; the
+    entry points exported at LINUX_2.6 and nothing else."""
+    readelf = subprocess.run(["mipsel-linux-gnu-readelf", "-W", "-r", "--dyn-syms", "-V",
+                              str(VDSO)], capture_output=True, text=True, check=True).stdout
+    assert "There are no relocations in this file." in readelf, readelf
+    syms = sorted(re.findall(r"\sFUNC\s+GLOBAL\s+DEFAULT\s+\d+\s+(\w+@@?LINUX_2\.6)", readelf))
+    assert syms == ["__vdso_clock_getres@@LINUX_2.6", "__vdso_clock_gettime64@@LINUX_2.6",
+                    "__vdso_clock_gettime@@LINUX_2.6", "__vdso_gettimeofday@@LINUX_2.6"], readelf
+    dis = subprocess.run(["mipsel-linux-gnu-objdump", "-d", str(VDSO)],
+                         capture_output=True, text=True, check=True).stdout
+    # rdhwr $2 (CC), which objdump names hwr_cc
+    assert re.search(r"\brdhwr\s+\w+,\s*hwr_cc\b", subprocess.run(
+        ["mipsel-linux-gnu-objdump", "-d", "-m", "mips:isa32r2", str(VDSO)],
+        capture_output=True, text=True, check=True).stdout)
+    assert not re.search(r"\bgp\b|jalr\s+t9", dis), dis
+
+
+def test_musl_looks_up_the_vdso(kernel):
+    text = (OUT / "musl" / "gen" / "syscall_arch.h").read_text()
+    assert '#define VDSO_CGT_SYM "__vdso_clock_gettime"' in text
+    assert '#define VDSO_CGT_VER "LINUX_2.6"' in text
+    assert "VDSO_CGT32" not in text
 
 
 # --- host side: what the build generated ---------------------------------

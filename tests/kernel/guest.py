@@ -67,7 +67,7 @@ class Kernel:
         kernel_address = ("sigbus-kernel-address" if self.spec["mmu"]["walker"] == "software"
                           else "sigsegv-kernel-address")
         return ["fork-wait", "pipe", "mmap-anon", "tmpfs-file", "signal-handler", "efault",
-                "exec", "sigsegv-null", kernel_address, "sigbus-misaligned", "sigtrap-break",
+                "exec", "vdso-clock", "sigsegv-null", kernel_address, "sigbus-misaligned", "sigtrap-break",
                 "sigfpe-overflow", "sigill-coprocessor"]
 
     def default_boot(self):

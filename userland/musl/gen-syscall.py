@@ -160,6 +160,14 @@ def convention(spec, out):
 
 #define SYSCALL_RLIM_INFINITY (-1UL/2)
 
+/* The kernel's vDSO (the MIPS32 family layer's vdso/): clock_gettime, and
+ * gettimeofday and time through it, without a system call. Its
+ * __vdso_clock_gettime takes the 64-bit timespec (the ABI has 64-bit
+ * time_t only), so no time32 variant. */
+#define VDSO_USEFUL
+#define VDSO_CGT_SYM "__vdso_clock_gettime"
+#define VDSO_CGT_VER "LINUX_2.6"
+
 /* Besides t0-t2 ($8-$10): they carry the stack arguments into the asm. */
 #define SYSCALL_CLOBBERLIST \\
 	"$1", "$3", "$11", "$12", "$13", "$14", "$15", \\

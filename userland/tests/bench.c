@@ -12,6 +12,7 @@
  * Run with an argument "--exit" it exits at once (the fork+exec child).
  */
 #include "libc.h"
+#include "vdso-lookup.h"
 
 #define ROUNDS	5
 
@@ -76,6 +77,41 @@ static void bench_null_syscall(void)
 		take(cycles() - t);
 	}
 	report("null_syscall", best, n, "call", "getppid loop");
+}
+
+/* clock_gettime(CLOCK_MONOTONIC) through the vDSO (no kernel entry: the
+ * counter and the data page are read in user mode) next to the system
+ * call clock_gettime64, in the same run. */
+static void bench_clock_gettime(char **envp)
+{
+	int (*vdso_cgt)(int, struct __kernel_timespec *) =
+		vdso_lookup(vl_getauxval(envp, VL_AT_SYSINFO_EHDR), "LINUX_2.6",
+			    "__vdso_clock_gettime");
+	struct __kernel_timespec ts;
+	unsigned int n = 2000, i, t;
+	int r;
+
+	if (!vdso_cgt) {
+		fail("no __vdso_clock_gettime in the vDSO");
+		return;
+	}
+	best = 0;
+	for (r = 0; r < ROUNDS; r++) {
+		t = cycles();
+		for (i = 0; i < n; i++)
+			vdso_cgt(CLOCK_MONOTONIC, &ts);
+		take(cycles() - t);
+	}
+	report("clock_gettime_vdso", best, n, "call", "CLOCK_MONOTONIC, vDSO");
+	best = 0;
+	for (r = 0; r < ROUNDS; r++) {
+		t = cycles();
+		for (i = 0; i < n; i++)
+			my_syscall2(__NR_clock_gettime64, CLOCK_MONOTONIC, &ts);
+		take(cycles() - t);
+	}
+	report("clock_gettime_syscall", best, n, "call",
+	       "CLOCK_MONOTONIC, clock_gettime64 syscall");
 }
 
 /* One byte bounced between two processes through two pipes: each round
@@ -301,12 +337,13 @@ static void bench_read_fault(void)
 	       "first read of a fresh anonymous page");
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	if (argc > 1 && !strcmp(argv[1], "--exit"))
 		return 0;
 	bench_counter();
 	bench_null_syscall();
+	bench_clock_gettime(envp);
 	bench_pipe_pingpong();
 	bench_sched_yield();
 	bench_fifo_yield();

@@ -28,6 +28,8 @@ static struct clocksource count_clocksource = {
 	.read	= count_read,
 	.mask	= CLOCKSOURCE_MASK(32),
 	.flags	= CLOCK_SOURCE_IS_CONTINUOUS,
+	/* The vDSO reads the same register with rdhwr (asm/vdso/gettimeofday.h). */
+	.vdso_clock_mode = VDSO_CLOCKMODE_COUNT,
 };
 
 static u64 notrace count_sched_clock(void)

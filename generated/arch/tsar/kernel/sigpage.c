@@ -4,6 +4,7 @@
  * The signal-return page: one read+exec page mapped into every process
  * at exec, holding "li v0, __NR_rt_sigreturn; syscall". Signal handlers
  * return to it, so user stacks never need to be executable.
+ * arch_setup_additional_pages() maps it and the vDSO (kernel/vdso.c).
  */
 
 #include <linux/binfmts.h>
@@ -14,6 +15,7 @@
 
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include <asm/vdso.h>
 
 #define INSN_ADDIU(rt, imm)	((0x09u << 26) | ((rt) << 16) | ((imm) & 0xffff))
 #define INSN_SYSCALL		0x0000000cu
@@ -63,6 +65,7 @@ int arch_setup_additional_pages(struct linux_binprm *bprm, int uses_interp)
 		goto out;
 	}
 	mm->context.sigpage = addr;
+	ret = vdso_map(mm);
 out:
 	mmap_write_unlock(mm);
 	return ret;

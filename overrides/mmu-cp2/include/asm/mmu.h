@@ -5,10 +5,11 @@
 /*
  * No address-space identifiers: switching PTPR drops the non-global
  * TLB entries, so a context needs no MMU state; it only remembers where
- * the signal-return page is mapped.
+ * the signal-return page and the vDSO are mapped.
  */
 typedef struct {
 	unsigned long sigpage;
+	unsigned long vdso;
 } mm_context_t;
 
 #endif /* _ASM_TSAR_MMU_H */
