@@ -49,28 +49,10 @@
 
 #include "portkit-arch.h"	/* PORTKIT_UTS_MACHINE: the spec's arch.uts_machine */
 
+#define CHECK_PROG "musl-abi"
+#include "musl-check.h"
+
 extern char **environ;
-
-static int passed, failed;
-
-static void check(const char *name, int ok, const char *fmt, ...)
-{
-	char details[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(details, sizeof(details), fmt, ap);
-	va_end(ap);
-	for (char *p = details; *p; p++)
-		if (*p == '\n')
-			*p = ' ';
-	printf("musl-abi: %s: %s: %s\n", name, details, ok ? "ok" : "FAIL");
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* snprintf(fmt, ...) must give exactly want. */
 static void fmt_is(const char *name, const char *want, const char *fmt, ...)
@@ -804,6 +786,5 @@ int main(int argc, char **argv)
 	check_time();
 	check_files();
 	check_system();
-	printf("musl-abi: %d passed, %d failed\n", passed, failed);
-	return failed > 125 ? 125 : failed;
+	return check_summary();
 }

@@ -47,6 +47,9 @@
 
 #include "portkit-arch.h"	/* PORTKIT_AUDIT_ARCH: seccomp_data.arch of this ABI */
 
+#define CHECK_PROG "musl-vdso"
+#include "musl-check.h"
+
 #define NSEC	1000000000LL
 
 typedef int (*cgt_fn)(clockid_t, struct timespec *);
@@ -54,23 +57,6 @@ typedef int (*gtod_fn)(struct timeval *, void *);
 
 static cgt_fn vdso_cgt, vdso_getres;
 static gtod_fn vdso_gtod;
-static int passed, failed;
-
-static void check(const char *name, int ok, const char *fmt, ...)
-{
-	char details[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(details, sizeof(details), fmt, ap);
-	va_end(ap);
-	printf("musl-vdso: %s: %s: %s\n", name, details, ok ? "ok" : "FAIL");
-	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 static long long ns(const struct timespec *ts)
 {
@@ -319,12 +305,10 @@ int main(void)
 {
 	check_image();
 	if (!vdso_cgt || !vdso_gtod || !vdso_getres) {
-		printf("musl-vdso: %d passed, %d failed\n", passed, failed);
-		return failed;
+		return check_summary();
 	}
 	check_values();
 	check_monotonic();
 	check_no_syscall();
-	printf("musl-vdso: %d passed, %d failed\n", passed, failed);
-	return failed;
+	return check_summary();
 }

@@ -29,10 +29,10 @@ static void expect_signal(const char *what, void (*fn)(void), int signo,
 	failures += !ok;
 }
 
-/* Without handlers: the child must die of this signal. */
-static void expect_death(const char *what, void (*fn)(void), int signo)
+/* The wait status of a child that runs fn and then exits 0. */
+static int run_child(void (*fn)(void))
 {
-	int status = 0, ok;
+	int status = 0;
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -40,7 +40,15 @@ static void expect_death(const char *what, void (*fn)(void), int signo)
 		exit(0);
 	}
 	waitpid(pid, &status, 0);
-	ok = WIFSIGNALED(status) && WTERMSIG(status) == signo;
+	return status;
+}
+
+/* Without handlers: the child must die of this signal. */
+static void expect_death(const char *what, void (*fn)(void), int signo)
+{
+	int status = run_child(fn);
+	int ok = WIFSIGNALED(status) && WTERMSIG(status) == signo;
+
 	printf("hostile: %s: status %x (want signal %d): %s\n", what, status,
 	       signo, ok ? "ok" : "FAIL");
 	failures += !ok;
@@ -49,15 +57,9 @@ static void expect_death(const char *what, void (*fn)(void), int signo)
 /* Without handlers: the child must exit with this status. */
 static void expect_exit(const char *what, void (*fn)(void), int code)
 {
-	int status = 0, ok;
-	pid_t pid = fork();
+	int status = run_child(fn);
+	int ok = !WIFSIGNALED(status) && ((status >> 8) & 0xff) == code;
 
-	if (pid == 0) {
-		fn();
-		exit(0);
-	}
-	waitpid(pid, &status, 0);
-	ok = !WIFSIGNALED(status) && ((status >> 8) & 0xff) == code;
 	printf("hostile: %s: status %x (want exit %d): %s\n", what, status,
 	       code, ok ? "ok" : "FAIL");
 	failures += !ok;
