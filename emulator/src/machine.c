@@ -303,6 +303,9 @@ static void reset_all(machine *m)
         cpu_reset(&m->cpus[i]);
     m->slot_cpu = NULL;
     m->irq_outs_valid = false; /* Cause was cleared: set the lines again */
+    /* the host polls (and the spin check) follow the reset, not the run's
+     * history: the same state after a reset runs the same way */
+    m->next_poll = insns(m) + m->poll_interval;
 }
 
 void temu_reset(temu *e) { reset_all(&e->m); }
