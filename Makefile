@@ -85,7 +85,7 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS) $(KCC)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	rootfs rootfs-build kernel emulator disk run test bench bench-sister bench-disk busybox-ref test-busybox \
+	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-sister bench-disk busybox-ref test-busybox \
 	test-stress features \
 	clean distclean help
 
@@ -345,6 +345,7 @@ bench: emulator kernel
 	$(MAKE) -C emulator BUILD=$(BUILD) bench
 	$(PYTHON) scripts/bench-guest.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
 		--vmlinux $(KOUT)/vmlinux --vmlinux8 $(BUILD)/$(basename $(notdir $(SMP8_SPEC)))/vmlinux
+	$(MAKE) --no-print-directory bench-real
 ifneq ($(ROOTFS_LIST),)
 	@$(MAKE) --no-print-directory busybox-ref
 	$(PYTHON) scripts/shell-boot-figures.py $(EMU) $(KOUT)/$(PLATFORM).dtb $(KOUT)/vmlinux "$(BOOTARGS)"
@@ -353,6 +354,25 @@ ifneq ($(ROOTFS_LIST),)
 		--busybox $(UOUT)/busybox/busybox --config $(UOUT)/busybox/.config \
 		--busybox-build $(BBREF) --bootargs "$(BOOTARGS)"
 endif
+
+# Real workloads (boot to power-off, the kernel-heavy mix /bin/bench, the
+# shell workload) with the emulator of an earlier commit (BENCH_BASE: main
+# before the JIT's real-code work) next to this one, interleaved, MIPS and
+# ratio each (scripts/bench-real.py). The base emulator is built once from
+# `git archive` into build/bench-base/. Figures, not a test.
+BENCH_BASE ?= 4f46309
+BASE_DIR   := $(BUILD)/bench-base
+BENCH_LISTS = $(UOUT)/userland/initramfs.list,$(ROOTFS_LIST)
+bench-real: emulator kernel
+	@if [ "$$(cat $(BASE_DIR)/commit 2>/dev/null)" != "$$(git rev-parse $(BENCH_BASE))" ]; then \
+		rm -rf $(BASE_DIR) && mkdir -p $(BASE_DIR)/src && \
+		git archive $(BENCH_BASE) | tar -x -C $(BASE_DIR)/src && \
+		$(MAKE) --no-print-directory -C $(BASE_DIR)/src/emulator BUILD=$(BASE_DIR) && \
+		git rev-parse $(BENCH_BASE) > $(BASE_DIR)/commit; fi
+	$(PYTHON) scripts/bench-real.py --base-emu $(BASE_DIR)/bin/tsar-emu --emu $(EMU) \
+		--dtb $(KOUT)/$(PLATFORM).dtb --vmlinux $(KOUT)/vmlinux \
+		$(if $(ROOTFS_LIST),--lists $(BENCH_LISTS) \
+		--busybox $(UOUT)/busybox/busybox --config $(UOUT)/busybox/.config)
 
 # Block-device throughput through the root file system: a large
 # sequential write + fsync, then a read, in guest time and guest

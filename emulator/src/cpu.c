@@ -88,6 +88,23 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
             goto leave_after;                                                 \
         }                                                                     \
     } while (0)
+/* After a CP0 write or eret: the run ends (and run_loop takes the
+ * interrupt) only when an interrupt is now deliverable or something asked
+ * to leave.  Otherwise the current instruction retires and the run goes on
+ * through lookup, which picks up a new mode (Status.UM/EXL/ERL).  No CP0
+ * write changes a device event or an IRQ line (Compare is inert), so the
+ * run's budget still ends at the next event as it would have. */
+#define LEAVE_IF_IRQ_ELSE_LOOKUP                                              \
+    do {                                                                      \
+        if (cpu_irq_pending(c) || c->exit_req)                                \
+            FORCE_EXIT;                                                       \
+        budget += bend - ip - 1;                                              \
+        bend = ip;                                                            \
+        c->pc = brp == 1 ? brt : brp == 3 ? IDX_PC(brip) : CUR_PC() + 4;      \
+        brp = 0;                                                              \
+        cpu_marker_clear(c); /* (a stop marker later in this block) */        \
+        goto lookup;                                                          \
+    } while (0)
 /* Count the current instruction and leave with c->pc already set. */
 #define RETIRE_AND_LEAVE                                                      \
     do {                                                                      \
@@ -422,13 +439,18 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
     cp0_write(c, ip->rd, ip->sa, RT);                                         \
-    FORCE_EXIT;
+    LEAVE_IF_IRQ_ELSE_LOOKUP;
 #define B_eret                                                                \
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
     cpu_eret(c);                                                              \
     brp = 0;                                                              \
-    RETIRE_AND_LEAVE;
+    if (cpu_irq_pending(c) || c->exit_req)                                    \
+        RETIRE_AND_LEAVE;                                                     \
+    budget += bend - ip - 1;                                                  \
+    bend = ip;                                                                \
+    cpu_marker_clear(c);                                                      \
+    goto lookup;
 #define B_wait                                                                \
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
@@ -449,7 +471,8 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         uint32_t s = c->status;                                               \
         c->status = s | ST_IE;                                                \
         RT = s;                                                               \
-        FORCE_EXIT;                                                           \
+        if (cpu_irq_pending(c))                                               \
+            FORCE_EXIT;                                                       \
     }
 #define B_cop0_other                                                          \
     NEED_CU0;                                                                 \

@@ -65,6 +65,7 @@ typedef struct dpage {
     uint32_t pidx;          /* page index in bank */
     struct dpage *next_free;
     struct jblock **jit;    /* per entry word: its translation (jit_*.c), or NULL */
+    uint8_t jc_used;        /* a CPU's jump cache may name its blocks */
 } dpage;
 
 /* Operation numbers (OP_*) and their attributes: ops.def, ops.h. */
@@ -131,6 +132,24 @@ typedef struct itlb_ent {
 } itlb_ent;
 #define ITLB_BITS 8
 #define ITLB_N (1u << ITLB_BITS)
+
+/* Jump cache of the translating tier's dispatcher (jit_runtime.c): guest
+ * PC -> translated block, per CPU, direct-mapped.  key = generation << 32
+ * | PC | mode; an entry whose generation is not the CPU's (jc_gen) never
+ * matches, so dropping them all is one increment (cpu_jc_drop).  Valid
+ * while the CPU's fetch table (itlb) and the page's translations are:
+ * tlb_clear_cpu and jit_drop_page drop it. */
+typedef struct jcache_ent {
+    uint64_t key;
+    uint32_t n;          /* the block's length */
+    uint32_t pad;
+    dpage *dp;           /* its decoded page */
+    const void *code;    /* its host code */
+    struct jblock **jit; /* dp->jit (one cache line per entry: a hit reads no other) */
+    uint64_t pad2[3];
+} jcache_ent;
+#define JC_BITS 9
+#define JC_N (1u << JC_BITS)
 
 /* ---------------------------------------------------------------- CPU */
 
@@ -209,6 +228,8 @@ typedef struct cpu {
     uint32_t jit_pc0, jit_next, jit_n, jit_pv;
     int64_t jit_budget;
     uint64_t jit_cend;
+    uint64_t jc_gen;     /* jump cache generation << 32 (never 0 once reset) */
+    jcache_ent jc[JC_N] __attribute__((aligned(64)));
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 } cpu_t;
 
@@ -437,6 +458,17 @@ void cpu_update_mode(cpu_t *c);
 /* Count: the shared time base (monotonic across CPUs) + this CPU's offset */
 static inline uint32_t cpu_count(cpu_t *c) {
     return (uint32_t)machine_now(c->m) + c->count_off;
+}
+/* Forget every jump cache entry of this CPU (a new generation; entries
+ * are zeroed when it wraps, so that generation 0 is never current). */
+static inline void cpu_jc_drop(cpu_t *c)
+{
+    c->jc_gen += 1ull << 32;
+    if (!(c->jc_gen >> 32)) {
+        for (unsigned i = 0; i < JC_N; i++)
+            c->jc[i].key = 0;
+        c->jc_gen = 1ull << 32;
+    }
 }
 
 /* loader_elf.c */

@@ -70,6 +70,8 @@ void jit_flush(machine *m);
 
 /* Called from host code (jit_runtime.c). */
 uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code);
+uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec);
+uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);

@@ -56,6 +56,12 @@ void jit_drop_page(machine *m, dpage *dp)
 {
     if (!dp->jit)
         return;
+    /* the jump caches may name its blocks (only pages with dp->jit) */
+    if (dp->jc_used) {
+        for (int k = 0; k < m->ncpus; k++)
+            cpu_jc_drop(&m->cpus[k]);
+        dp->jc_used = 0;
+    }
     const void *jh = JIT_HANDLER;
     for (unsigned i = 0; i < DPAGE_N; i++) {
         jblock *jb = dp->jit[i];
@@ -188,6 +194,36 @@ uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code)
     return ((k + 1) << 2) | JIT_EXC;
 }
 
+/* mfc0 (spec = dst | rd << 8 | sel << 16): as the interpreter's, with the
+ * state published first (Count reads the cycle count). */
+uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo);
+    if (c->mode && !(c->status & ST_CU0)) {
+        cpu_exception(c, EXC_CPU, 0);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    c->r[spec & 0xFF] = cp0_read(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16));
+    return 0;
+}
+
+/* mtc0 (spec = src | rd << 8 | sel << 16): as the interpreter's; host code
+ * leaves after it when an interrupt is now deliverable (run_loop takes it)
+ * or the mode changed (its TLB pointers are the old mode's). */
+uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    uint32_t k = hsync(c, kinfo);
+    int mode = c->mode;
+    if (c->mode && !(c->status & ST_CU0)) {
+        cpu_exception(c, EXC_CPU, 0);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    cp0_write(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16), c->r[spec & 0xFF]);
+    if (c->mode != mode || cpu_irq_pending(c))
+        c->exit_req = true;
+    return hdone(c, kinfo);
+}
+
 /* spec = op | dst << 8 | src << 16 (src: rt of lwl/lwr, the merged value) */
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
@@ -299,7 +335,10 @@ int jit_init(machine *m)
     b1(&e, 0xC3);                     /* ret */
     /* Block end (eax = next PC, edx = instructions not run): refund what
      * the block did not run, then chain to the translation at the next PC
-     * when it is on this page and the budget covers it, else return. */
+     * when the budget covers it: on this page through its translations
+     * (r15); on another page first through the CPU's jump cache (one probe,
+     * by PC, mode and generation), then through the CPU's fetch table, whose
+     * hit fills the jump cache; else return. */
     e.p = j->code + JIT_DISPATCH;
     e.end = j->code + JIT_FIRST;
     stf(&e, OFF(pc), RAX);
@@ -323,12 +362,38 @@ int jit_init(machine *m)
     uint8_t *o4 = jcc(&e, CC_L);
     op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
-    /* another page: the CPU's fetch table (filled by fetch_slow, with its
-     * checks) gives its decoded page, whose translations become current */
+    /* another page (or a misaligned PC, which leaves) */
     patch(&e, o1, e.p);
     op_r(&e, 0, 0xF7, 1, 0, RAX);
     d32(&e, 3);                       /* test eax, 3 */
     uint8_t *o5 = jcc(&e, CC_NE);
+    _Static_assert(sizeof(jcache_ent) == 64, "jump cache entry: 64 bytes");
+    /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), r11 = key */
+    mov_rr(&e, R10, RAX);
+    sh_ri(&e, 5, R10, 10);
+    alu_rr(&e, A_XOR, R10, RAX);
+    alu_ri(&e, A_AND, R10, (JC_N - 1) << 2);
+    sh_ri(&e, 4, R10, 4);             /* * sizeof(jcache_ent) / 4 */
+    op_r(&e, 1, 0x01, 1, RBX, R10);   /* add r10, rbx */
+    mov_rr(&e, R11, RAX);
+    op_m(&e, 0, 0x0B, 1, R11, RBX, OFF(mode));     /* or r11d, [mode] */
+    op_m(&e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));   /* or r11, [jc_gen] */
+    op_m(&e, 1, 0x3B, 1, R11, R10, OFF(jc));       /* cmp r11, [key] */
+    uint8_t *oj = jcc(&e, CC_NE);
+    op_m(&e, 0, 0x8B, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
+    op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
+    uint8_t *oj2 = jcc(&e, CC_L);
+    op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
+    op_m(&e, 1, 0x8B, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
+    op_m(&e, 1, 0x8B, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
+    op_m(&e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));    /* c->cur_dp = dp */
+    mov_rr(&e, R14, RAX);
+    alu_ri(&e, A_AND, R14, PAGE_MASK);
+    stf(&e, OFF(jit_pv), R14);
+    op_m(&e, 0, 0xFF, 1, 4, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code)); /* jmp [] */
+    /* jump cache miss: the CPU's fetch table (filled by fetch_slow, with its
+     * checks) gives the decoded page, whose translations become current */
+    patch(&e, oj, e.p);
     ldf(&e, RCX, OFF(mode));
     sh_ri(&e, 4, RCX, 12);            /* mode * ITLB_N * 16 */
     mov_rr(&e, RSI, RAX);
@@ -362,11 +427,20 @@ int jit_init(machine *m)
     mov_rr(&e, R14, RAX);
     alu_ri(&e, A_AND, R14, PAGE_MASK);
     stf(&e, OFF(jit_pv), R14);
+    /* fill the jump cache entry: r9 = dp, r15 = its translations */
+    op_m(&e, 1, 0x89, 1, R11, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, key));
+    op_m(&e, 0, 0x89, 1, RCX, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, n));
+    op_m(&e, 1, 0x89, 1, R9, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, dp));
+    op_m(&e, 1, 0x89, 1, RDI, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code));
+    op_m(&e, 1, 0x89, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
+    op_m(&e, 0, 0xC6, 1, 0, R9, (int32_t)offsetof(dpage, jc_used));
+    b1(&e, 1);                        /* dp->jc_used = 1 */
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     patch(&e, o2, e.p);
     patch(&e, o3, e.p);
     patch(&e, o4, e.p);
     patch(&e, o5, e.p);
+    patch(&e, oj2, e.p);
     patch(&e, o6, e.p);
     patch(&e, o7, e.p);
     patch(&e, o8, e.p);

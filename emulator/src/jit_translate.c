@@ -392,6 +392,30 @@ bool jit_emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *e
     case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
         jit_emit_mem(t, op, d, kinfo);
         return true;
+    case OP_mfc0: /* a helper call: exception entry and exit code stays here */
+        writeback(t, t->dirty);
+        emit_self(t, RCX);
+        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+        mov_ri(e, RSI, kinfo);
+        mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
+        call_abs(e, (const void *)jit_h_mfc0);
+        op_r(e, 0, 0x85, 1, RAX, RAX);
+        patch(e, jcc(e, CC_NE), t->exit);
+        reload(t);
+        if (is_cached(t, d->rt))
+            t->dirty |= 1u << d->rt;
+        return true;
+    case OP_mtc0:
+        writeback(t, t->dirty);
+        emit_self(t, RCX);
+        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+        mov_ri(e, RSI, kinfo);
+        mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
+        call_abs(e, (const void *)jit_h_mtc0);
+        op_r(e, 0, 0x85, 1, RAX, RAX);
+        patch(e, jcc(e, CC_NE), t->exit);
+        reload(t);
+        return true;
     case OP_ll: case OP_sc: {
         unsigned dst = op == OP_ll ? d->rt : d->rd;
         gmov(t, RAX, d->rs);

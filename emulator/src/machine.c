@@ -183,7 +183,10 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     if (platform_parse(m->dtb, m->dtb_len, dname, &m->plat, err, errlen))
         goto fail;
     m->ncpus = m->plat.ncpus;
-    m->cpus = calloc((size_t)m->ncpus, sizeof *m->cpus);
+    /* cpu_t is cache-line aligned (its jump cache entries are lines) */
+    m->cpus = aligned_alloc(_Alignof(cpu_t), (size_t)m->ncpus * sizeof *m->cpus);
+    if (m->cpus)
+        memset(m->cpus, 0, (size_t)m->ncpus * sizeof *m->cpus);
     if (!m->cpus)
         goto oom;
     for (int i = 0; i < m->ncpus; i++) {

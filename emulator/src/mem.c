@@ -55,6 +55,7 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
             abort();
         }
         dp->jit = NULL;
+        dp->jc_used = 0;
         m->dp_all[m->dp_count++] = dp;
     } else {
         /* Pool full: evict round-robin, never the page being executed. */

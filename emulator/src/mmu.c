@@ -39,6 +39,7 @@ static void tlb_clear_cpu(cpu_t *c)
             c->itlb[md][i].dp = NULL;
         }
     }
+    cpu_jc_drop(c);
     /* The page being executed may be mapped differently now. */
     c->exit_req = true;
 }
