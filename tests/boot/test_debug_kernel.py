@@ -169,7 +169,8 @@ def test_probes_on_branches_and_delay_slots_are_refused(kernel, boot):
     assert scan, kpe_lines(out)
     nm = subprocess.run(["mipsel-linux-gnu-nm", "-S", str(kernel.vmlinux)],
                         capture_output=True, text=True, check=True).stdout
-    addr, size = next((int(a, 16), int(s, 16)) for a, s, _, name in
+    # (nm prints the addresses sign-extended to 64 bits)
+    addr, size = next((int(a, 16) & 0xffffffff, int(s, 16)) for a, s, _, name in
                       (ln.split() for ln in nm.splitlines() if len(ln.split()) == 4)
                       if name == "do_sys_openat2")
     dis = subprocess.run(["mipsel-linux-gnu-objdump", "-d", "--no-show-raw-insn",
