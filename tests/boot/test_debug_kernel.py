@@ -3,6 +3,7 @@ PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC,
 SLUB debugging, ...) boots, runs every guest check and the nolibc test
 suite, and the kernel reports nothing."""
 import re
+import subprocess
 
 import pytest
 
@@ -70,3 +71,127 @@ def test_no_splat_on_the_debug_kernel(boot):
     rc, out, err = boot
     found = [s for s in SPLATS if s in out]
     assert not found, (found, out[-6000:])
+
+
+# Kprobe events (KPROBE_EVENTS, this variant only): /bin/kprobe-events
+# defines entry and return probes through tracefs, does an open and an mmap
+# whose arguments and results it knows, and prints the trace.
+def kpe_lines(out):
+    return re.findall(r"^kprobe-events: (.*)$", out, re.M)
+
+
+def kpe_trace(out, event):
+    """The fields name=value of each trace line of one kpe event, from the
+    program's own task (the line names it as <comm>-<pid>)."""
+    pid = re.search(r"^kprobe-events: pid (\d+)$", out, re.M)
+    assert pid, out[-3000:]
+    found = []
+    for line in re.findall(r"^kprobe-events: trace: (.*)$", out, re.M):
+        m = re.match(rf"\s*\S+-{pid.group(1)}\s+.*?\s{event}: \(([^)]*)\)(.*)$", line)
+        if m:
+            fields = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', m.group(2)))
+            found.append((m.group(1), fields))
+    return found
+
+
+def test_kprobe_events_are_defined_and_enabled(boot):
+    rc, out, err = boot
+    lines = kpe_lines(out)
+    defines = [ln for ln in lines if ln.startswith(("define ", "enable:"))]
+    assert len(defines) == 4, lines
+    assert all(ln.endswith("errno 0") for ln in defines), defines
+    assert program_status(out, "kprobe-events") == ("exited", 0), lines
+
+
+def test_kprobe_event_fetches_arguments_by_register_name_and_position(boot):
+    rc, out, err = boot
+    m = re.search(r"^kprobe-events: open /init fd (\d+) flags (0x[0-9a-f]+)$", out, re.M)
+    assert m, kpe_lines(out)
+    opens = [f for where, f in kpe_trace(out, "open")
+             if where.startswith("do_sys_openat2+0x0/")]
+    paths = [f.get("path") for f in opens]
+    assert '"/init"' in paths and '"/kprobe-events/missing"' in paths, opens
+    hit = opens[paths.index('"/init"')]
+    # AT_FDCWD, by o32 name, by number and as the first argument.
+    assert hit["dfd"] == hit["r4"] == hit["arg1"] == "-100", hit
+    # open() adds O_LARGEFILE (MIPS: 0x2000) where off_t is 64-bit only.
+    assert int(hit["flags"], 16) & ~0x2000 == int(m.group(2), 16), hit
+
+
+def test_kretprobe_event_returns_the_syscall_result(boot):
+    rc, out, err = boot
+    fd = re.search(r"^kprobe-events: open /init fd (\d+) ", out, re.M)
+    missing = re.search(r"^kprobe-events: open /kprobe-events/missing fd -1 errno (\d+)$",
+                        out, re.M)
+    assert fd and missing, kpe_lines(out)
+    rets = kpe_trace(out, "openret")
+    # A return event names where it returned to, then the function.
+    assert rets and all(where.endswith(" <- do_sys_openat2") for where, _ in rets), rets
+    values = [f["ret"] for _, f in rets]
+    # The two opens, in order: the descriptor, then -ENOENT.
+    i = values.index(fd.group(1))
+    assert values[i + 1] == f"-{missing.group(1)}", values
+
+
+def test_kprobe_event_fetches_stack_arguments(boot):
+    """do_mmap's 5th and 6th arguments are on the stack (o32): $arg5 and
+    $stack4 are the same word."""
+    rc, out, err = boot
+    m = re.search(r"^kprobe-events: mmap len (\d+) prot (0x[0-9a-f]+) flags (0x[0-9a-f]+) ok$",
+                  out, re.M)
+    assert m, kpe_lines(out)
+    hits = [f for _, f in kpe_trace(out, "mmap") if f.get("len") == m.group(1)]
+    assert hits, kpe_trace(out, "mmap")
+    f = hits[-1]
+    assert int(f["prot"], 16) == int(m.group(2), 16), f
+    assert int(f["flags"], 16) == int(m.group(3), 16) == int(f["stack4"], 16), f
+    assert f["pgoff"] == "0", f
+
+
+# MIPS32 instructions that cannot run out of line (the family's
+# kernel/kprobes.c), by objdump's name.
+NOT_STEPPABLE = {"ll", "sc", "syscall", "break", "eret", "deret"}
+
+
+def has_delay_slot(mnemonic):
+    return mnemonic in ("j", "jal", "jr", "jalr", "jalr.hb", "jr.hb") or \
+        (mnemonic.startswith("b") and mnemonic != "break")
+
+
+def test_probes_on_branches_and_delay_slots_are_refused(kernel, boot):
+    """A probe at each word of do_sys_openat2: exactly the branches, jumps,
+    their delay slots (and ll/sc, syscall, break, eret) are refused, with
+    EINVAL and no oops (test_no_splat_on_the_debug_kernel); every other
+    word is accepted."""
+    rc, out, err = boot
+    scan = {int(o): int(e) for o, e in
+            re.findall(r"^kprobe-events: offset (\d+) errno (\d+)$", out, re.M)}
+    assert scan, kpe_lines(out)
+    nm = subprocess.run(["mipsel-linux-gnu-nm", "-S", str(kernel.vmlinux)],
+                        capture_output=True, text=True, check=True).stdout
+    # (nm prints the addresses sign-extended to 64 bits)
+    addr, size = next((int(a, 16) & 0xffffffff, int(s, 16)) for a, s, _, name in
+                      (ln.split() for ln in nm.splitlines() if len(ln.split()) == 4)
+                      if name == "do_sys_openat2")
+    dis = subprocess.run(["mipsel-linux-gnu-objdump", "-d", "--no-show-raw-insn",
+                          f"--start-address={addr:#x}", f"--stop-address={addr + size:#x}",
+                          str(kernel.vmlinux)], capture_output=True, text=True,
+                         check=True).stdout
+    insns = {int(a, 16) - addr: m for a, m in
+             re.findall(r"^\s*([0-9a-f]+):\s+(\S+)", dis, re.M)}
+    assert len(insns) == size // 4, dis
+    refused = accepted = 0
+    for off, errno in scan.items():
+        if off >= size:
+            continue
+        if errno == 16:
+            # EBUSY: the two words of a static branch (jump_label_text_reserved)
+            # (a nop or b, then a nop).
+            assert insns[off] in ("nop", "b"), (off, insns[off - 4], insns[off])
+            continue
+        expect_refused = (has_delay_slot(insns[off]) or has_delay_slot(insns[off - 4])
+                          or insns[off] in NOT_STEPPABLE)
+        assert errno == (22 if expect_refused else 0), (off, insns[off - 4], insns[off], errno)
+        refused += expect_refused
+        accepted += not expect_refused
+    assert refused >= 2 and accepted >= 2, (refused, accepted)

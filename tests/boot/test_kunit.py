@@ -26,7 +26,13 @@ from guest import guest_kernel
 KUNIT_SUITES = [
     "hash", "list_sort", "lib_sort", "bitfields", "list-kunit-test", "hlist",
     "bits-test", "cmdline", "memcpy", "is_signed_type", "overflow",
+    # kprobes and kretprobes (the family's kernel/kprobes.c)
+    "kprobes_test",
 ]
+
+# The cases kprobes_test must run (6.1 builds its two stack-trace cases only
+# with ARCH_CORRECT_STACKTRACE_ON_KRETPROBE, which the port does not claim).
+KPROBES_CASES = ["test_kprobe", "test_kprobes", "test_kretprobe", "test_kretprobes"]
 
 # Non-KUnit self-tests: (what, line printed on success, line on failure).
 SELFTESTS = [
@@ -214,3 +220,13 @@ def test_parser_sees_failures():
     assert by_path[("alpha",)]["ok"] is False
     assert by_path[("beta", "only")]["directive"] == "SKIP"
     assert by_path[("beta",)]["reason"] == "no hardware"
+
+
+def test_kprobes_suite_runs_its_kretprobe_cases(kunit_boot):
+    _, out, _ = kunit_boot
+    _, results = parse_ktap(out)
+    cases = {r["path"][1]: r for r in results
+             if r["depth"] == 1 and r["path"][0] == "kprobes_test"}
+    assert sorted(cases) == sorted(KPROBES_CASES), cases
+    for name, r in cases.items():
+        assert r["ok"] and r["directive"] != "SKIP", (name, r)

@@ -168,3 +168,20 @@ def test_cli_on_the_tsar_spec():
     for feat in ("core/tracehook", "locking/lockdep", "time/clockevents", "vm/pte_special",
                  "seccomp/seccomp-filter"):
         assert rows[feat] == "ok", feat
+
+
+@pytest.mark.skipif(not KTREE.is_dir(), reason="kernel source not unpacked (make setup)")
+def test_kprobes_features_on_the_tsar_spec():
+    """The family layer's kprobes, kretprobes and register/stack access API
+    (kernel/kprobes.c, kernel/ptrace.c) turn their three rows ok."""
+    import contextlib
+    import io
+
+    from generator.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["arch-spec.yaml", "--features"], root=ROOT) == 0
+    rows = {ln.split()[0]: ln.split()[2] for ln in out.getvalue().splitlines()[2:-2]}
+    for feat in ("debug/kprobes", "debug/kretprobes", "perf/kprobes-event"):
+        assert rows[feat] == "ok", feat

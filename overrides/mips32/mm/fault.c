@@ -10,6 +10,7 @@
 
 #include <linux/extable.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/sched/signal.h>
@@ -53,6 +54,10 @@ void do_page_fault(struct pt_regs *regs, unsigned long addr,
 	struct vm_area_struct *vma;
 	int si_code = SEGV_MAPERR;
 	vm_fault_t fault;
+
+	/* A fault in a kprobe's single step goes back to the probed word. */
+	if (kprobe_page_fault(regs, code))
+		return;
 
 	if (unlikely(addr >= TASK_SIZE))
 		goto bad_area_nosemaphore;
@@ -132,3 +137,4 @@ no_context:
 		 addr, exec ? "fetch" : write ? "write" : "read");
 	die("Oops", regs, code);
 }
+NOKPROBE_SYMBOL(do_page_fault);

@@ -59,7 +59,8 @@
 	 ori	k1, k1, 1 << PTE_T_LOG2
 	.endm
 
-	.text
+/* Exception code run in EXL mode: .entry.text, never probed (kprobes). */
+	.section .entry.text, "ax"
 
 /* TLB load/fetch on an entry with V clear. */
 SYM_CODE_START(handle_tlb_load)

@@ -201,7 +201,11 @@ SYM_CODE_START(exception_vectors)
 	 mfc0	k1, CP0_STATUS			/* for handle_sys; the others ignore it */
 SYM_CODE_END(exception_vectors)
 
-	.text
+/*
+ * The rest runs before and after the C handlers (and switches stacks):
+ * .entry.text, which kprobes may not probe (kernel/kprobes.c).
+ */
+	.section .entry.text, "ax"
 
 /* Interrupts: the irqchip driver's handler finds the source. */
 SYM_CODE_START(handle_int)

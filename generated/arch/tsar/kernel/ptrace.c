@@ -2,17 +2,21 @@
 /* Copied by portkit from overrides/mips32/kernel/ptrace.c: edit that file. */
 /*
  * ptrace: the general registers as one regset (NT_PRSTATUS, struct
- * user_regs_struct), and the system call tracing hooks entry.S calls.
+ * user_regs_struct), and the system call tracing hooks entry.S calls;
+ * the registers and kernel stack of a struct pt_regs by name and offset
+ * (HAVE_REGS_AND_STACK_ACCESS_API), for kprobe events.
  */
 
 #include <linux/audit.h>
 #include <linux/elf.h>
+#include <linux/kernel.h>
 #include <linux/ptrace.h>
 #include <linux/regset.h>
 #include <linux/resume_user_mode.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/seccomp.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <asm/syscall.h>
@@ -281,4 +285,91 @@ asmlinkage void syscall_trace_leave(struct pt_regs *regs)
 	audit_syscall_exit(regs);
 	if (test_thread_flag(TIF_SYSCALL_TRACE))
 		ptrace_report_syscall_exit(regs, 0);
+}
+
+/* The general registers' o32 names, by number (also show_regs()). */
+const char * const gpr_names[32] = {
+	"zero", "at", "v0", "v1", "a0", "a1", "a2", "a3",
+	"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7",
+	"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+	"t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra",
+};
+
+/* The other registers of pt_regs a kprobe event can fetch (%epc, ...). */
+static const struct {
+	const char *name;
+	unsigned int offset;
+} other_regs[] = {
+	{ "lo", offsetof(struct pt_regs, lo) },
+	{ "hi", offsetof(struct pt_regs, hi) },
+	{ "epc", offsetof(struct pt_regs, epc) },
+	{ "badvaddr", offsetof(struct pt_regs, badvaddr) },
+	{ "status", offsetof(struct pt_regs, status) },
+	{ "cause", offsetof(struct pt_regs, cause) },
+};
+
+#define GPR_OFFSET(n)	(offsetof(struct pt_regs, regs) + (n) * sizeof(unsigned long))
+
+/*
+ * The offset in pt_regs of a register named as o32 does ("a0", "sp") or
+ * as arch/mips does ("r4", "r29"); -EINVAL for any other name.
+ */
+int regs_query_register_offset(const char *name)
+{
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(gpr_names); i++)
+		if (!strcmp(name, gpr_names[i]))
+			return GPR_OFFSET(i);
+	if (name[0] == 'r' && !kstrtouint(name + 1, 10, &n) && n < 32 &&
+	    (name[1] != '0' || !name[2]))
+		return GPR_OFFSET(n);
+	for (i = 0; i < ARRAY_SIZE(other_regs); i++)
+		if (!strcmp(name, other_regs[i].name))
+			return other_regs[i].offset;
+	return -EINVAL;
+}
+
+const char *regs_query_register_name(unsigned int offset)
+{
+	unsigned int i;
+
+	if (offset >= GPR_OFFSET(0) && offset < GPR_OFFSET(32) &&
+	    !((offset - GPR_OFFSET(0)) % sizeof(unsigned long)))
+		return gpr_names[(offset - GPR_OFFSET(0)) / sizeof(unsigned long)];
+	for (i = 0; i < ARRAY_SIZE(other_regs); i++)
+		if (offset == other_regs[i].offset)
+			return other_regs[i].name;
+	return NULL;
+}
+
+/* Is addr on the same kernel stack as the context's sp? */
+int regs_within_kernel_stack(struct pt_regs *regs, unsigned long addr)
+{
+	return (addr & ~(THREAD_SIZE - 1)) ==
+	       (kernel_stack_pointer(regs) & ~(THREAD_SIZE - 1));
+}
+
+/* The n-th word above the context's sp, 0 if that is off its stack. */
+unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsigned int n)
+{
+	unsigned long *addr = (unsigned long *)kernel_stack_pointer(regs) + n;
+
+	if (!regs_within_kernel_stack(regs, (unsigned long)addr))
+		return 0;
+	return *addr;
+}
+
+/*
+ * Argument n (from 0) of a function, at its entry: o32 passes the first
+ * four in a0-a3 and the others on the stack, at sp + 4 * n (the caller
+ * reserves the first four words for a0-a3).
+ */
+#define O32_REG_ARGS	4
+
+unsigned long regs_get_kernel_argument(struct pt_regs *regs, unsigned int n)
+{
+	if (n < O32_REG_ARGS)
+		return regs->regs[4 + n];
+	return regs_get_kernel_stack_nth(regs, n);
 }

@@ -14,6 +14,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched/debug.h>
 #include <linux/sched/signal.h>
@@ -23,6 +24,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/cp0.h>
+#include <asm/kprobes.h>
 #include <asm/mmu-hooks.h>
 #include <asm/traps.h>
 
@@ -51,13 +53,6 @@ static const char *exc_name(unsigned int code)
 	return exc_names[code & 31] ?: "reserved exception";
 }
 
-static const char * const reg_names[32] = {
-	"zero", "at", "v0", "v1", "a0", "a1", "a2", "a3",
-	"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7",
-	"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
-	"t8", "t9", "k0", "k1", "gp", "sp", "fp", "ra",
-};
-
 static bool print_trace_entry(void *loglvl, unsigned long addr)
 {
 	printk("%s [<%08lx>] %pS\n", (const char *)loglvl, addr, (void *)addr);
@@ -71,10 +66,10 @@ void show_regs(struct pt_regs *regs)
 	show_regs_print_info(KERN_DEFAULT);
 	for (i = 0; i < 32; i += 4)
 		pr_info("%-4s: %08lx %-4s: %08lx %-4s: %08lx %-4s: %08lx\n",
-			reg_names[i], regs->regs[i],
-			reg_names[i + 1], regs->regs[i + 1],
-			reg_names[i + 2], regs->regs[i + 2],
-			reg_names[i + 3], regs->regs[i + 3]);
+			gpr_names[i], regs->regs[i],
+			gpr_names[i + 1], regs->regs[i + 1],
+			gpr_names[i + 2], regs->regs[i + 2],
+			gpr_names[i + 3], regs->regs[i + 3]);
 	pr_info("epc : %08lx %pS\n", regs->epc,
 		user_mode(regs) ? NULL : (void *)regs->epc);
 	pr_info("ra  : %08lx %pS\n", regs->regs[31],
@@ -132,6 +127,8 @@ void trap_or_die(struct pt_regs *regs, int signo, int code,
 		force_sig_fault(signo, code, (void __user *)addr);
 		return;
 	}
+	if (kprobe_page_fault(regs, exc_code(regs)))
+		return;
 	if (fixup_exception(regs))
 		return;
 	die(str, regs, exc_code(regs));
@@ -412,6 +409,10 @@ asmlinkage void do_exception(struct pt_regs *regs)
 {
 	unsigned int code = exc_code(regs);
 
+	/* A kprobe's break: its handlers run with interrupts off. */
+	if (code == EXC_BP && !user_mode(regs) && kprobe_break_handler(regs))
+		return;
+
 	/* Synchronous faults run with interrupts as the context had them. */
 	if (regs->status & ST_IE)
 		local_irq_enable();
@@ -459,6 +460,7 @@ asmlinkage void do_exception(struct pt_regs *regs)
 	}
 	local_irq_disable();
 }
+NOKPROBE_SYMBOL(do_exception);
 
 /* Exceptions already go to the vector page: head.S set EBase. */
 void __init trap_init(void)

@@ -38,6 +38,8 @@ SECTIONS
 		/* The exception vectors sit at a page boundary (EBase). */
 		. = ALIGN(PAGE_SIZE);
 		*(.text..vectors)
+		/* Exception entry and exit (kprobes may not probe it). */
+		ENTRY_TEXT
 		TEXT_TEXT
 		SCHED_TEXT
 		CPUIDLE_TEXT

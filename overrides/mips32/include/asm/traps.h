@@ -17,6 +17,12 @@ bool mmu_exception(struct pt_regs *regs, unsigned int exccode);
 void do_page_fault(struct pt_regs *regs, unsigned long addr,
 		   unsigned long type, bool write, bool exec);
 
+/* The general registers' o32 names, by number (kernel/ptrace.c). */
+extern const char * const gpr_names[32];
+
+/* The vector page (entry.S), at EBase. */
+extern char exception_vectors[];
+
 asmlinkage void do_exception(struct pt_regs *regs);
 asmlinkage void do_work_pending(struct pt_regs *regs, unsigned long flags);
 asmlinkage long syscall_trace_enter(struct pt_regs *regs);

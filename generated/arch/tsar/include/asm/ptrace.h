@@ -50,10 +50,39 @@ static inline bool in_syscall(struct pt_regs const *regs)
 
 static inline long regs_return_value(struct pt_regs *regs)
 {
-	/* The error flag is in a3, the positive errno in v0. */
-	if (regs->regs[7])
+	/*
+	 * A system call's: the error flag is in a3, the positive errno in
+	 * v0. A kernel function's (a kretprobe's) is v0 alone.
+	 */
+	if (user_mode(regs) && regs->regs[7])
 		return -(long)regs->regs[2];
 	return regs->regs[2];
+}
+
+/*
+ * Registers and stack by name and offset (HAVE_REGS_AND_STACK_ACCESS_API:
+ * kprobe events' %reg, $stackN and $argN fetches; kernel/ptrace.c).
+ */
+#define MAX_REG_OFFSET	(sizeof(struct pt_regs) - sizeof(unsigned long))
+
+int regs_query_register_offset(const char *name);
+const char *regs_query_register_name(unsigned int offset);
+int regs_within_kernel_stack(struct pt_regs *regs, unsigned long addr);
+unsigned long regs_get_kernel_stack_nth(struct pt_regs *regs, unsigned int n);
+unsigned long regs_get_kernel_argument(struct pt_regs *regs, unsigned int n);
+
+static inline unsigned long kernel_stack_pointer(struct pt_regs *regs)
+{
+	return regs->regs[29];
+}
+
+/* The word at offset in pt_regs, 0 past its end. */
+static inline unsigned long regs_get_register(struct pt_regs *regs,
+					      unsigned int offset)
+{
+	if (offset > MAX_REG_OFFSET)
+		return 0;
+	return *(unsigned long *)((unsigned long)regs + offset);
 }
 
 #endif /* !__ASSEMBLY__ */
