@@ -4,13 +4,17 @@
  * file.
  */
 /*
- * Spinlocks: asm-generic's ticket lock (atomic_fetch_add on the ll/sc
- * atomics) and queued rwlocks. Its spin loops need cpu_relax().
+ * Spinlocks: queued (MCS) spinlocks and queued rwlocks from asm-generic.
+ * A waiter spins on its own per-CPU node rather than on the shared lock
+ * word, which matters on a many-core mesh. xchg_tail() swaps the 16-bit
+ * tail: __xchg_small() in asm/cmpxchg.h does that with ll/sc on the
+ * enclosing word.
  */
-#ifndef _ASM_TSAR_SPINLOCK_H
-#define _ASM_TSAR_SPINLOCK_H
+#ifndef _ASM_MIPS32_SPINLOCK_H
+#define _ASM_MIPS32_SPINLOCK_H
 
 #include <asm/processor.h>
-#include <asm-generic/spinlock.h>
+#include <asm/qspinlock.h>
+#include <asm/qrwlock.h>
 
-#endif /* _ASM_TSAR_SPINLOCK_H */
+#endif /* _ASM_MIPS32_SPINLOCK_H */
