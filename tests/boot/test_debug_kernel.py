@@ -1,7 +1,8 @@
 """The debug kernel (variants/debug.config: PREEMPT, lockdep with
 PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC,
 SLUB debugging, ...) boots, runs every guest check and the nolibc test
-suite, and the kernel reports nothing."""
+suite, and the kernel reports nothing. Its boot also checks the MMU
+layer's page-table helpers (DEBUG_VM_PGTABLE)."""
 import re
 
 import pytest
@@ -70,3 +71,13 @@ def test_no_splat_on_the_debug_kernel(boot):
     rc, out, err = boot
     found = [s for s in SPLATS if s in out]
     assert not found, (found, out[-6000:])
+
+
+def test_page_table_helpers_validated(kernel, boot):
+    """mm/debug_vm_pgtable.c ran on the MMU layer's pgtable.h at boot
+    (every WARN it could raise is a splat test_no_splat... rejects)."""
+    rc, out, err = boot
+    assert "CONFIG_DEBUG_VM_PGTABLE=y" in (kernel.out / ".config").read_text()
+    assert re.search(r"debug_vm_pgtable: \[debug_vm_pgtable *\]: Validating architecture "
+                     r"page table helpers", out), out[:6000]
+
