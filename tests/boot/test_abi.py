@@ -1,8 +1,10 @@
 """The user ABI: guest programs userland/tests/abi-*.c check
 ll/sc atomicity, non-executable data, trap codes, exact fault addresses,
 the signal frame, invalid syscall numbers, TLS, misaligned kernel
-accesses, ptrace and seccomp, and userland/tests/aslr.c the address-space
-layout (randomized, top-down mmap); this file checks what they print."""
+accesses, ptrace and seccomp, userland/tests/aslr.c the address-space
+layout (randomized, top-down mmap), and userland/tests/perf-sample.c perf
+samples with the user's registers and stack; this file checks what they
+print."""
 import re
 
 import pytest
@@ -12,7 +14,7 @@ from guest import check_results, guest_kernel, program_status
 pytestmark = pytest.mark.kernel
 
 PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace", "abi-clobbers",
-            "aslr"]
+            "aslr", "perf-sample"]
 
 # si_code values (asm-generic/siginfo.h) and signal numbers (MIPS = generic here).
 SIGTRAP, SIGBUS, SIGFPE, SIGSEGV = 5, 7, 8, 11
@@ -229,3 +231,14 @@ def test_mmap_is_top_down_below_the_stack(run, setting):
         assert r["brk"] < r["mmap2"] < r["mmap"] < r["stack"], {k: hex(v) for k, v in r.items()}
         # Not the bottom-up layout, which starts at TASK_SIZE / 3.
         assert r["mmap"] > r["stack"] // 2, hex(r["mmap"])
+
+
+@pytest.mark.parametrize("name", ["open", "mmap", "samples", "abi", "ip", "pc-in-spin",
+                                  "sp-of-spin", "stack-canary"])
+def test_perf_samples_carry_user_registers_and_stack(run, name):
+    """task-clock samples of a loop (PERF_SAMPLE_REGS_USER with the MIPS
+    register numbering, PERF_SAMPLE_STACK_USER): PC in the loop, the SP
+    the loop runs with, the canary it wrote on its stack in the dump."""
+    _, out, _ = run
+    details, status = check_results(out, "perf-sample")[name]
+    assert status == "ok", (details, out[-3000:])

@@ -1,7 +1,8 @@
 """The debug kernel (variants/debug.config: PREEMPT, lockdep with
 PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC,
 SLUB debugging, ...) boots, runs every guest check and the nolibc test
-suite, and the kernel reports nothing."""
+suite, and the kernel reports nothing. Its boot also checks the MMU
+layer's page-table helpers (DEBUG_VM_PGTABLE)."""
 import re
 import subprocess
 
@@ -195,3 +196,11 @@ def test_probes_on_branches_and_delay_slots_are_refused(kernel, boot):
         refused += expect_refused
         accepted += not expect_refused
     assert refused >= 2 and accepted >= 2, (refused, accepted)
+def test_page_table_helpers_validated(kernel, boot):
+    """mm/debug_vm_pgtable.c ran on the MMU layer's pgtable.h at boot
+    (every WARN it could raise is a splat test_no_splat... rejects)."""
+    rc, out, err = boot
+    assert "CONFIG_DEBUG_VM_PGTABLE=y" in (kernel.out / ".config").read_text()
+    assert re.search(r"debug_vm_pgtable: \[debug_vm_pgtable *\]: Validating architecture "
+                     r"page table helpers", out), out[:6000]
+

@@ -7,6 +7,7 @@
  * mem_init().
  */
 
+#include <linux/dma-map-ops.h>
 #include <linux/init.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
@@ -51,6 +52,9 @@ void __init lowmem_zones_init(void)
 	max_pfn = max_low_pfn;
 	set_max_mapnr(max_low_pfn - ARCH_PFN_OFFSET);
 	high_memory = (void *)__va(max_low_pfn << PAGE_SHIFT);
+
+	/* The CMA area (cma= or CONFIG_CMA_SIZE_*), which needs a lowmem address. */
+	dma_contiguous_reserve(PFN_PHYS(max_low_pfn));
 
 	max_zone_pfn[ZONE_NORMAL] = max_low_pfn;
 	free_area_init(max_zone_pfn);
