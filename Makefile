@@ -192,8 +192,10 @@ rootfs-build:
 #
 # The test modules (userland/modules/) are built out of tree against that
 # vmlinux and, with the kernel's own modules (a variant's =m self-tests),
-# go into the initramfs through a second list, modules.list; vmlinux is
-# relinked when that list changes (cheap).
+# go into the initramfs through a second list, modules.list. vmlinux was
+# linked before the modules were (re)built, so it is linked again when that
+# list changes or a module is newer than it: after a config change the
+# initramfs would otherwise carry modules built for the old config.
 MODSRC    := $(TOP)/userland/modules
 
 kernel: userland
@@ -216,7 +218,10 @@ endif
 		if cmp -s $(KOUT)/modules.list.new $(KOUT)/modules.list; then \
 			rm $(KOUT)/modules.list.new; \
 		else \
-			mv $(KOUT)/modules.list.new $(KOUT)/modules.list && \
+			mv $(KOUT)/modules.list.new $(KOUT)/modules.list; \
+		fi && \
+		if [ $(KOUT)/modules.list -nt $(KOUT)/vmlinux ] || \
+		   [ -n "$$(find $(KOUT) -name '*.ko' -newer $(KOUT)/vmlinux | head -n 1)" ]; then \
 			echo "  RELINK  vmlinux with the modules in the initramfs" && \
 			$(KMAKE) vmlinux; \
 		fi; \

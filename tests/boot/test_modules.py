@@ -43,3 +43,34 @@ def test_module_that_oopses_on_load_leaves_the_kernel_up(boot):
     assert program_status(out, "modules") == ("exited", 0)
     assert re.search(r"^portkit-init: \d+ passed, 0 failed$", out, re.M)
     assert rc == 0, err
+
+
+def cpio_files(data):
+    """name -> bytes of each regular file of a newc ("070701") cpio archive."""
+    files, pos = {}, 0
+    while data[pos:pos + 6] == b"070701":
+        field = lambda i: int(data[pos + 6 + 8 * i:pos + 14 + 8 * i], 16)
+        mode, size, namesize = field(1), field(6), field(11)
+        name_at = pos + 110
+        name = data[name_at:name_at + namesize - 1].decode()
+        body = (name_at + namesize + 3) & ~3
+        if name == "TRAILER!!!":
+            break
+        if mode & 0o170000 == 0o100000:
+            files[name] = data[body:body + size]
+        pos = (body + size + 3) & ~3
+    return files
+
+
+def test_initramfs_carries_the_modules_as_built():
+    """vmlinux is linked before the modules are built: after a config change
+    the initramfs must still be relinked with the new modules, not keep the
+    ones built for the old config (their struct module no longer matches)."""
+    k = guest_kernel("tsar")
+    listed = re.findall(r"^file (/lib/modules/\S+\.ko) (\S+) ", (k.out / "modules.list").read_text(),
+                        re.M)
+    assert listed, "no module in modules.list"
+    packed = cpio_files((k.out / "usr" / "initramfs_data.cpio").read_bytes())
+    for name, path in listed:
+        assert packed.get(name.lstrip("/")) == open(path, "rb").read(), (
+            f"{name} in the initramfs is not {path}")
