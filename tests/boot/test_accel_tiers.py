@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import guest_kernel, program_lines, program_status
 from kbuild import SPECS
 
 pytestmark = pytest.mark.kernel
@@ -44,7 +44,8 @@ def test_the_boot_passes_in_both_tiers(boots):
     for tier, (rc, out, err) in boots.items():
         assert rc == 0, (tier, out[-3000:], err[-1000:])
         for name in PROGRAMS:
-            assert program_status(out, name) == ("exited", 0), (tier, name, out[-3000:])
+            assert program_status(out, name) == ("exited", 0), \
+                (tier, name, program_lines(out, name)[-6000:], out[-3000:])
         assert len(re.findall(r"\[OK\]\s*$", out, re.M)) >= 70, (tier, out[-3000:])
     assert "accel interp" in boots["interp"][2]
     assert re.search(r"accel jit: [1-9]\d* blocks translated", boots["jit"][2]), \

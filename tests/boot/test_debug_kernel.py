@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import guest_kernel, program_lines, program_status
 from kbuild import ROOT
 
 pytestmark = pytest.mark.kernel
@@ -59,7 +59,8 @@ def test_debug_options_are_active(kernel, boot):
 def test_every_check_passes_on_the_debug_kernel(boot):
     rc, out, err = boot
     for name in PROGRAMS:
-        assert program_status(out, name) == ("exited", 0), (name, out[-3000:])
+        assert program_status(out, name) == ("exited", 0), \
+            (name, program_lines(out, name)[-6000:], out[-3000:])
     assert re.search(r"^portkit-init: \d+ passed, 0 failed$", out, re.M), out[-3000:]
     results = re.findall(r"^\s*\d+ (\w+)\b.*\[(OK|FAIL|SKIPPED)\]\s*$", out, re.M)
     failed = {name for name, r in results if r == "FAIL"}

@@ -126,6 +126,12 @@ def check_results(out, prog):
         rf"^{re.escape(prog)}: ([\w.+-]+): (.*): (ok|FAIL)$", out, re.M)}
 
 
+def program_lines(out, name):
+    """The lines a guest program printed about itself ("<name>: ..."), to
+    name what failed when a whole boot's output is too long to show."""
+    return "\n".join(l for l in out.splitlines() if l.startswith(f"{name}:"))
+
+
 def program_status(out, name):
     """'exited with status N' / 'killed by signal N' line of one program."""
     m = re.search(rf"^portkit-run: {re.escape(name)} (exited with status|"
