@@ -25,6 +25,7 @@
 #include <asm/cp0.h>
 #include <asm/mmu-hooks.h>
 #include <asm/regdef.h>
+#include <asm/stackframe.h>
 #include <asm/thread_info.h>
 #include <asm/unistd.h>
 
@@ -48,38 +49,7 @@
 8:	addiu	sp, sp, -PT_SIZE
 	sw	k1, PT_R29(sp)
 	sw	zero, PT_R0(sp)
-	sw	$1, PT_R1(sp)
-	sw	$2, PT_R2(sp)
-	sw	$3, PT_R3(sp)
-	sw	$4, PT_R4(sp)
-	sw	$5, PT_R5(sp)
-	sw	$6, PT_R6(sp)
-	sw	$7, PT_R7(sp)
-	sw	$8, PT_R8(sp)
-	sw	$9, PT_R9(sp)
-	sw	$10, PT_R10(sp)
-	sw	$11, PT_R11(sp)
-	sw	$12, PT_R12(sp)
-	sw	$13, PT_R13(sp)
-	sw	$14, PT_R14(sp)
-	sw	$15, PT_R15(sp)
-	sw	$16, PT_R16(sp)
-	sw	$17, PT_R17(sp)
-	sw	$18, PT_R18(sp)
-	sw	$19, PT_R19(sp)
-	sw	$20, PT_R20(sp)
-	sw	$21, PT_R21(sp)
-	sw	$22, PT_R22(sp)
-	sw	$23, PT_R23(sp)
-	sw	$24, PT_R24(sp)
-	sw	$25, PT_R25(sp)
-	sw	$28, PT_R28(sp)
-	sw	$30, PT_R30(sp)
-	sw	$31, PT_R31(sp)
-	mflo	k0
-	sw	k0, PT_LO(sp)
-	mfhi	k0
-	sw	k0, PT_HI(sp)
+	SAVE_GPRS k0				/* asm/stackframe.h */
 	mfc0	k0, CP0_EPC
 	sw	k0, PT_EPC(sp)
 	mfc0	k0, CP0_BADVADDR
@@ -111,38 +81,7 @@
 	lw	k0, PT_EPC(sp)
 	mtc0	k0, CP0_EPC
 	ehb
-	lw	k0, PT_LO(sp)
-	mtlo	k0
-	lw	k0, PT_HI(sp)
-	mthi	k0
-	lw	$1, PT_R1(sp)
-	lw	$2, PT_R2(sp)
-	lw	$3, PT_R3(sp)
-	lw	$4, PT_R4(sp)
-	lw	$5, PT_R5(sp)
-	lw	$6, PT_R6(sp)
-	lw	$7, PT_R7(sp)
-	lw	$8, PT_R8(sp)
-	lw	$9, PT_R9(sp)
-	lw	$10, PT_R10(sp)
-	lw	$11, PT_R11(sp)
-	lw	$12, PT_R12(sp)
-	lw	$13, PT_R13(sp)
-	lw	$14, PT_R14(sp)
-	lw	$15, PT_R15(sp)
-	lw	$16, PT_R16(sp)
-	lw	$17, PT_R17(sp)
-	lw	$18, PT_R18(sp)
-	lw	$19, PT_R19(sp)
-	lw	$20, PT_R20(sp)
-	lw	$21, PT_R21(sp)
-	lw	$22, PT_R22(sp)
-	lw	$23, PT_R23(sp)
-	lw	$24, PT_R24(sp)
-	lw	$25, PT_R25(sp)
-	lw	$28, PT_R28(sp)
-	lw	$30, PT_R30(sp)
-	lw	$31, PT_R31(sp)
+	RESTORE_GPRS k0
 	lw	sp, PT_R29(sp)
 	mmu_eret_prepare			/* asm/mmu-hooks.h */
 	eret
