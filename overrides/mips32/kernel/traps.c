@@ -404,6 +404,13 @@ static void do_overflow(struct pt_regs *regs)
 	trap_or_die(regs, SIGFPE, FPE_INTOVF, regs->epc, "Integer overflow");
 }
 
+/* Synchronous faults run with interrupts as the context had them. */
+void exception_irq_enable(struct pt_regs *regs)
+{
+	if (regs->status & ST_IE)
+		local_irq_enable();
+}
+
 asmlinkage void do_exception(struct pt_regs *regs)
 {
 	unsigned int code = exc_code(regs);
@@ -412,15 +419,12 @@ asmlinkage void do_exception(struct pt_regs *regs)
 	if (code == EXC_BP && !user_mode(regs) && kprobe_break_handler(regs))
 		return;
 
-	/* Synchronous faults run with interrupts as the context had them. */
-	if (regs->status & ST_IE)
-		local_irq_enable();
-
 	/* TLB, page-table walker or bus faults: the MMU layer's. */
 	if (mmu_exception(regs, code)) {
 		local_irq_disable();
 		return;
 	}
+	exception_irq_enable(regs);
 
 	switch (code) {
 	case EXC_ADEL:

@@ -23,6 +23,7 @@ static void tlb_fault(struct pt_regs *regs, unsigned int exccode,
 	if (unlikely(addr >= TASK_SIZE) && !user_mode(regs) &&
 	    tlb_reload_kernel(addr))
 		return;
+	exception_irq_enable(regs);
 	do_page_fault(regs, addr, exccode, write, exec);
 }
 

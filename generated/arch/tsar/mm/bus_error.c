@@ -67,10 +67,12 @@ static int vmalloc_fault(unsigned long addr)
 
 static void do_bus_error(struct pt_regs *regs, bool exec)
 {
+	/* This CPU's registers, read before interrupts are back on. */
 	unsigned long type = exec ? read_c2_ietr() : read_c2_detr();
 	unsigned long addr = exec ? read_c2_ibvar() : read_c2_dbvar();
 	bool write = !exec && !(type & MMU_FAULT_READ);
 
+	exception_irq_enable(regs);
 	if (!exec)
 		addr = exact_data_address(regs, addr);
 

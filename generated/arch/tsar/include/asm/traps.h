@@ -13,8 +13,14 @@ void trap_or_die(struct pt_regs *regs, int signo, int code,
 		 unsigned long addr, const char *str);
 /* The exact byte address of the faulting load/store (BadVAddr may hold the word). */
 unsigned long exact_data_address(struct pt_regs *regs, unsigned long addr);
-/* Each MMU layer's exception hook (asm/mmu-hooks.h): true when it handled code. */
+/*
+ * Each MMU layer's exception hook (asm/mmu-hooks.h): true when it handled
+ * code. It is called with interrupts off and calls exception_irq_enable()
+ * once it has read its per-CPU fault state: an interrupt could otherwise
+ * preempt and migrate the task, or fault on this CPU, first.
+ */
 bool mmu_exception(struct pt_regs *regs, unsigned int exccode);
+void exception_irq_enable(struct pt_regs *regs);
 void do_page_fault(struct pt_regs *regs, unsigned long addr,
 		   unsigned long type, bool write, bool exec);
 
