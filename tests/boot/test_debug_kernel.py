@@ -2,7 +2,8 @@
 PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC,
 SLUB debugging, ...) boots, runs every guest check and the nolibc test
 suite, and the kernel reports nothing. Its boot also checks the MMU
-layer's page-table helpers (DEBUG_VM_PGTABLE)."""
+layer's page-table helpers (DEBUG_VM_PGTABLE); a second boot with
+kmemleak=on finds the leaks of the kernel's kmemleak test module."""
 import re
 import subprocess
 
@@ -62,6 +63,8 @@ def test_every_check_passes_on_the_debug_kernel(boot):
         assert program_status(out, name) == ("exited", 0), \
             (name, program_lines(out, name)[-6000:], out[-3000:])
     assert re.search(r"^portkit-init: \d+ passed, 0 failed$", out, re.M), out[-3000:]
+    # kmemleak is off without kmemleak=on: its program only says so (EPERM)
+    assert "kmemleak: off (errno 1)" in out, program_lines(out, "kmemleak")
     results = re.findall(r"^\s*\d+ (\w+)\b.*\[(OK|FAIL|SKIPPED)\]\s*$", out, re.M)
     failed = {name for name, r in results if r == "FAIL"}
     assert len(results) == 75, out[-3000:]
@@ -205,3 +208,43 @@ def test_page_table_helpers_validated(kernel, boot):
     assert re.search(r"debug_vm_pgtable: \[debug_vm_pgtable *\]: Validating architecture "
                      r"page table helpers", out), out[:6000]
 
+
+@pytest.fixture(scope="module")
+def kmemleak_boot(kernel):
+    # no_hash_pointers: the module's %p lines give the addresses kmemleak reports.
+    return kernel.run_programs("kmemleak", cmdline="kmemleak=on no_hash_pointers",
+                               timeout=600)
+
+
+def kmemleak_objects(out):
+    """{address: (size, the report's lines)} of the unreferenced objects."""
+    lines = re.findall(r"^kmemleak: \| (.*)$", out, re.M)
+    objects, current = {}, None
+    for line in lines:
+        m = re.match(r"unreferenced object 0x([0-9a-f]+) \(size (\d+)\):", line)
+        if m:
+            current = objects[int(m.group(1), 16)] = (int(m.group(2)), [])
+        elif current:
+            current[1].append(line)
+    return objects
+
+
+def test_kmemleak_finds_the_test_module_leaks(kmemleak_boot):
+    rc, out, err = kmemleak_boot
+    assert program_status(out, "kmemleak") == ("exited", 0), out[-3000:]
+    assert "kmemleak: kmemleak-test load 0" in out and "kmemleak: scan 2: 4" in out, out[-3000:]
+    # What the module leaked on purpose: kmalloc(N) = <address>, twice for each N.
+    leaked = [(int(size), int(addr, 16)) for size, addr in re.findall(
+        r"\] kmemleak: kmalloc\((32|1024|2048|4096)\) = ([0-9a-f]{8})$", out, re.M)]
+    assert len(leaked) == 8, out[-6000:]
+    objects = kmemleak_objects(out)
+    for size, addr in leaked:
+        assert addr in objects, (hex(addr), sorted(map(hex, objects)), out[-6000:])
+        got_size, report = objects[addr]
+        # kmemleak gives the slab object's size: kmalloc(32) comes from
+        # kmalloc-64, the smallest cache when DMA alignment is a 64-byte line.
+        assert got_size == size or size < got_size <= 64, (hex(addr), got_size, size)
+        text = "\n".join(report)
+        # Allocated by the test program's child in the module's init.
+        assert 'comm "kmemleak"' in text and "do_init_module" in text, text
+    assert rc == 0, err
