@@ -15,7 +15,8 @@
  * word after its delay slot, from the saved registers; both places for
  * the coprocessor branches whose condition is not in pt_regs) and
  * writes "break 0, BRK_KGDB_SSTEP" there. The step breaks are removed
- * before the debugger is entered again, whatever brought it there.
+ * before the debugger is entered again, whatever brought it there; another
+ * task that runs into one waits for the stepped task to get there first.
  *
  * Other CPUs are brought into the debugger with the debug core's
  * default kgdb_roundup_cpus(): a call-function IPI, whose handler runs
@@ -159,14 +160,20 @@ static struct {
 	unsigned int count;
 	unsigned long addr[2];
 	u32 saved[2];
+	struct task_struct *task;	/* the task being stepped */
 } kgdb_step;
 static DEFINE_RAW_SPINLOCK(kgdb_step_lock);
+
+/* How many times this CPU's task trapped on another task's step break. */
+static DEFINE_PER_CPU(unsigned int, kgdb_step_waits);
+#define KGDB_STEP_MAX_WAITS	100000
 
 static void kgdb_step_disarm(void)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&kgdb_step_lock, flags);
+	kgdb_step.task = NULL;
 	while (kgdb_step.count) {
 		kgdb_step.count--;
 		kgdb_write_insn(kgdb_step.addr[kgdb_step.count],
@@ -335,6 +342,8 @@ static int kgdb_step_arm(struct pt_regs *regs)
 		kgdb_step.addr[i] = next[i];
 		kgdb_step.count = i + 1;
 	}
+	/* The debug core runs in the stopped task: the one stepped. */
+	kgdb_step.task = current;
 	raw_spin_unlock_irqrestore(&kgdb_step_lock, flags);
 	if (err)
 		kgdb_step_disarm();
@@ -397,6 +406,27 @@ int kgdb_skipexception(int exception, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kgdb_skipexception);
 
+/*
+ * Another task ran into the break that ends a step (the same code on
+ * another CPU, say): rather than stop there in the debugger, it takes
+ * the break again until the stepped task gets there and removes it,
+ * with interrupts (and preemption) as it had them in between. Only when
+ * they were on, and for a bounded number of times.
+ */
+static bool kgdb_step_break_not_ours(struct pt_regs *regs)
+{
+	struct task_struct *task = READ_ONCE(kgdb_step.task);
+
+	if (!task || task == current || !(regs->status & ST_IE) ||
+	    this_cpu_inc_return(kgdb_step_waits) > KGDB_STEP_MAX_WAITS) {
+		this_cpu_write(kgdb_step_waits, 0);
+		return false;
+	}
+	cpu_relax();
+	return true;
+}
+NOKPROBE_SYMBOL(kgdb_step_break_not_ours);
+
 bool kgdb_break_handler(struct pt_regs *regs)
 {
 	int vector;
@@ -412,6 +442,8 @@ bool kgdb_break_handler(struct pt_regs *regs)
 		vector = KGDB_VEC_BP;
 		break;
 	case KGDB_SSTEP_INSN:
+		if (kgdb_step_break_not_ours(regs))
+			return true;
 		vector = KGDB_VEC_SSTEP;
 		break;
 	case KGDB_COMPILED_INSN:
