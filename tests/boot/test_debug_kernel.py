@@ -2,8 +2,13 @@
 PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC,
 SLUB debugging, ...) boots, runs every guest check and the nolibc test
 suite, and the kernel reports nothing. Its boot also checks the MMU
+<<<<<<< HEAD
 layer's page-table helpers (DEBUG_VM_PGTABLE); a second boot with
 kmemleak=on finds the leaks of the kernel's kmemleak test module."""
+=======
+layer's page-table helpers (DEBUG_VM_PGTABLE) and runs the kernel's KGDB
+test suite, kgdbts, against the family layer's kernel/kgdb.c."""
+>>>>>>> kgdb
 import re
 import subprocess
 
@@ -39,9 +44,18 @@ def kernel():
     return guest_kernel("tsar-page-offset", "debug")
 
 
+# kgdbts (drivers/misc/kgdbts.c): V1 runs its core tests with their names
+# on the console (a breakpoint planted and detached, a breakpoint hit, reads
+# of a bad address, 1000 single steps); F100 then keeps a breakpoint on
+# kernel_clone for 100 forks of the boot, stepping each one.
+KGDBTS = "V1F100"
+KGDBTS_FORKS = 100
+
+
 @pytest.fixture(scope="module")
 def boot(kernel):
-    return kernel.run_programs(*PROGRAMS, cmdline="portkit_nolibc_test=1",
+    return kernel.run_programs(*PROGRAMS,
+                               cmdline=f"portkit_nolibc_test=1 kgdbts={KGDBTS}",
                                timeout=600)
 
 
@@ -209,6 +223,7 @@ def test_page_table_helpers_validated(kernel, boot):
                      r"page table helpers", out), out[:6000]
 
 
+<<<<<<< HEAD
 @pytest.fixture(scope="module")
 def kmemleak_boot(kernel):
     # no_hash_pointers: the module's %p lines give the addresses kmemleak reports.
@@ -248,3 +263,28 @@ def test_kmemleak_finds_the_test_module_leaks(kmemleak_boot):
         # Allocated by the test program's child in the module's init.
         assert 'comm "kmemleak"' in text and "do_init_module" in text, text
     assert rc == 0, err
+=======
+
+def test_kgdbts_passes(kernel, boot):
+    """kgdbts plays gdb against the debug core and kernel/kgdb.c: register
+    reads and writes, breakpoints written into read-only text, bad memory
+    reads answered with an error, single steps (a break at the next pc),
+    other CPUs rounded up by IPI. Each failure prints a "kgdbts: ERROR" line
+    and a WARN (test_no_splat_on_the_debug_kernel); the kernel_clone test
+    unregisters its I/O driver only after its last breakpoint was acked."""
+    rc, out, err = boot
+    config = (kernel.out / ".config").read_text()
+    assert "CONFIG_KGDB=y" in config and "CONFIG_KGDB_TESTS=y" in config
+    # (from the prefix on: a guest program's output may precede it on its line)
+    lines = [ln.strip() for ln in re.findall(r"((?:KGDB: |kgdbts:).*)$", out, re.M)]
+    expected = ["KGDB: Registered I/O driver kgdbts",
+                "kgdbts:RUN plant and detach test",
+                "kgdbts:RUN sw breakpoint test",
+                "kgdbts:RUN bad memory access test",
+                "kgdbts:RUN singlestep test 1000 iterations",
+                *[f"kgdbts:RUN singlestep [{i}/1000]" for i in range(0, 1000, 100)],
+                f"kgdbts:RUN kernel_clone for {KGDBTS_FORKS} breakpoints",
+                "KGDB: Unregistered I/O driver kgdbts, debugger disabled"]
+    assert lines == expected, lines
+    assert "Timed out waiting for secondary CPUs" not in out
+>>>>>>> kgdb

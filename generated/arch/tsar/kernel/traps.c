@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/cp0.h>
+#include <asm/kgdb.h>
 #include <asm/kprobes.h>
 #include <asm/mmu-hooks.h>
 #include <asm/traps.h>
@@ -416,8 +417,9 @@ asmlinkage void do_exception(struct pt_regs *regs)
 {
 	unsigned int code = exc_code(regs);
 
-	/* A kprobe's break: its handlers run with interrupts off. */
-	if (code == EXC_BP && !user_mode(regs) && kprobe_break_handler(regs))
+	/* A kprobe's or KGDB's break: handled with interrupts off. */
+	if (code == EXC_BP && !user_mode(regs) &&
+	    (kprobe_break_handler(regs) || kgdb_break_handler(regs)))
 		return;
 
 	/* TLB, page-table walker or bus faults: the MMU layer's. */
