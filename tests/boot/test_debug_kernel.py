@@ -2,13 +2,9 @@
 PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC,
 SLUB debugging, ...) boots, runs every guest check and the nolibc test
 suite, and the kernel reports nothing. Its boot also checks the MMU
-<<<<<<< HEAD
-layer's page-table helpers (DEBUG_VM_PGTABLE); a second boot with
-kmemleak=on finds the leaks of the kernel's kmemleak test module."""
-=======
 layer's page-table helpers (DEBUG_VM_PGTABLE) and runs the kernel's KGDB
-test suite, kgdbts, against the family layer's kernel/kgdb.c."""
->>>>>>> kgdb
+test suite, kgdbts, against the family layer's kernel/kgdb.c; a second boot
+with kmemleak=on finds the leaks of the kernel's kmemleak test module."""
 import re
 import subprocess
 
@@ -223,7 +219,6 @@ def test_page_table_helpers_validated(kernel, boot):
                      r"page table helpers", out), out[:6000]
 
 
-<<<<<<< HEAD
 @pytest.fixture(scope="module")
 def kmemleak_boot(kernel):
     # no_hash_pointers: the module's %p lines give the addresses kmemleak reports.
@@ -263,7 +258,7 @@ def test_kmemleak_finds_the_test_module_leaks(kmemleak_boot):
         # Allocated by the test program's child in the module's init.
         assert 'comm "kmemleak"' in text and "do_init_module" in text, text
     assert rc == 0, err
-=======
+
 
 def test_kgdbts_passes(kernel, boot):
     """kgdbts plays gdb against the debug core and kernel/kgdb.c: register
@@ -287,4 +282,3 @@ def test_kgdbts_passes(kernel, boot):
                 "KGDB: Unregistered I/O driver kgdbts, debugger disabled"]
     assert lines == expected, lines
     assert "Timed out waiting for secondary CPUs" not in out
->>>>>>> kgdb
