@@ -7,7 +7,7 @@
  * - an entry probe on upe_mix(a, b, tag) fetching its arguments by
  *   arch/mips register name (%r4), by o32 name (%a1) and through a
  *   pointer into user memory (+0(%a2):string), and a return probe with
- *   $retval;
+ *   v0 (%v0; %r2 for upe_fact);
  * - entry and return probes on the recursive upe_fact(n): nested return
  *   probes, each return through the XOL page's trampoline;
  * - probes that must be refused, on upe_atomic_inc (ll, sc, a branch and
@@ -44,6 +44,9 @@ __attribute__((noipa)) int upe_fact(int n)
 	return r * n;
 }
 
+#define UPE_STR_(x)	#x
+#define UPE_STR(x)	UPE_STR_(x)
+
 /* Words a uprobe cannot step out of line, at known offsets. */
 int upe_atomic_inc(int *p);
 int upe_getpid(void);
@@ -68,7 +71,7 @@ __asm__(".text\n"
 	"	.set	push\n"
 	"	.set	noreorder\n"
 	"upe_getpid:\n"
-	"	li	$2, 4020\n"		/* +0: __NR_getpid (o32) */
+	"	li	$2, " UPE_STR(__NR_getpid) "\n"	/* +0 */
 	"	syscall\n"			/* +4 */
 	"	jr	$31\n"
 	"	 nop\n"
@@ -247,7 +250,11 @@ int main(void)
 	err = put("uprobe_events", def, O_APPEND);
 	printf("uprobe-events: define %s: errno %d\n", def, err);
 	bad |= err;
-	probe_def(def, 'r', "mixret", mix_off, "ret=$retval:s32");
+	/*
+	 * v0 by name: $retval is regs_return_value(), which reads a user
+	 * frame's a3 as a system call's error flag (docs/tsar-port.md).
+	 */
+	probe_def(def, 'r', "mixret", mix_off, "ret=%v0:s32");
 	err = put("uprobe_events", def, O_APPEND);
 	printf("uprobe-events: define %s: errno %d\n", def, err);
 	bad |= err;
