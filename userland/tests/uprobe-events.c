@@ -239,7 +239,8 @@ int main(void)
 		return 1;
 
 	mkdir(TRACEFS, 0700);
-	if (mount("tracefs", TRACEFS, "tracefs", 0, NULL)) {
+	/* EBUSY: mounted there already (by /bin/kprobe-events). */
+	if (mount("tracefs", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY) {
 		printf("uprobe-events: mount tracefs: errno %d\n", errno);
 		return 1;
 	}
