@@ -282,3 +282,107 @@ def test_kgdbts_passes(kernel, boot):
                 "KGDB: Unregistered I/O driver kgdbts, debugger disabled"]
     assert lines == expected, lines
     assert "Timed out waiting for secondary CPUs" not in out
+
+# Uprobe events (UPROBE_EVENTS, this variant only): /bin/uprobe-events
+# probes functions of its own binary through tracefs, calls them with
+# values it prints, and prints the trace (userland/tests/uprobe-events.c).
+def upe_lines(out):
+    return re.findall(r"^uprobe-events: (.*)$", out, re.M)
+
+
+def upe_events(out, events):
+    """(event, where, fields) of the program's own trace lines of the
+    given upe events, in trace order."""
+    pid = re.search(r"^uprobe-events: pid (\d+) ", out, re.M)
+    assert pid, out[-3000:]
+    found = []
+    for line in re.findall(r"^uprobe-events: trace: (.*)$", out, re.M):
+        m = re.match(rf"\s*\S+-{pid.group(1)}\s+.*?\s(\w+): \(([^)]*)\)(.*)$", line)
+        if m and m.group(1) in events:
+            fields = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', m.group(3)))
+            found.append((m.group(1), m.group(2), fields))
+    return found
+
+
+def upe_binary_symbols(kernel):
+    """name -> address of the guest binary's functions (nm), the binary
+    the userland build installed as /bin/uprobe-events."""
+    base = kernel.out.name.removesuffix(f"-{kernel.variant}")
+    binary = kernel.out.parent / base / "userland" / "bin" / "uprobe-events"
+    nm = subprocess.run(["mipsel-linux-gnu-nm", "-S", str(binary)], capture_output=True,
+                        text=True, check=True).stdout
+    return binary, {name: (int(a, 16), int(size, 16)) for a, size, _, name in
+                    (ln.split() for ln in nm.splitlines() if len(ln.split()) == 4)}
+
+
+def test_uprobe_events_are_defined_enabled_and_leave_results_unchanged(boot):
+    rc, out, err = boot
+    lines = upe_lines(out)
+    defines = [ln for ln in lines if ln.startswith(("define ", "enable:"))]
+    assert len(defines) == 5, lines
+    assert all(ln.endswith("errno 0") for ln in defines), defines
+    assert "results unchanged under probes: yes" in lines, lines
+    assert program_status(out, "uprobe-events") == ("exited", 0), lines
+
+
+def test_uprobe_event_fetches_arguments_and_return_values(kernel, boot):
+    """Each of the 5 calls of upe_mix: one entry event with its
+    arguments (by register number, o32 name, a user string) and one
+    return event with its value, at the function's address."""
+    rc, out, err = boot
+    calls = re.findall(r"^uprobe-events: mix a (-?\d+) b (-?\d+) tag (\S+) ret (-?\d+)$",
+                       out, re.M)
+    assert len(calls) == 5, upe_lines(out)
+    _, syms = upe_binary_symbols(kernel)
+    entries = upe_events(out, {"mix"})
+    assert [(f["a"], f["b"], f["tag"]) for _, _, f in entries] == \
+        [(a, b, f'"{tag}"') for a, b, tag, _ in calls], entries
+    mix, (main, main_size) = syms["upe_mix"][0], syms["main"]
+    assert all(int(where, 16) == mix for _, where, _ in entries), entries
+    rets = upe_events(out, {"mixret"})
+    assert [f["ret"] for _, _, f in rets] == [ret for *_, ret in calls], rets
+    # A return event names where it returned to (in main), then the function.
+    for _, where, _ in rets:
+        to, func = (int(x, 16) for x in where.split(" <- "))
+        assert func == mix and main < to < main + main_size, where
+
+
+def test_nested_return_probes(boot):
+    """upe_fact(5) recurses: 5 entries, then 5 returns through the XOL
+    page's trampoline, innermost first, each with its own value; the
+    program's other upe_fact calls (n = 2..6) balance too."""
+    rc, out, err = boot
+    assert re.search(r"^uprobe-events: fact n 5 ret 120$", out, re.M), upe_lines(out)
+    seq = [(ev, int(f.get("n", f.get("ret")))) for ev, _, f in
+           upe_events(out, {"fact", "factret"})]
+    want = [("fact", n) for n in (5, 4, 3, 2, 1)] + \
+        [("factret", r) for r in (1, 2, 6, 24, 120)]
+    assert any(seq[i:i + len(want)] == want for i in range(len(seq))), seq
+    entries = sum(ev == "fact" for ev, _ in seq)
+    assert entries == sum(ev == "factret" for ev, _ in seq) == 5 + sum(range(2, 7)), seq
+
+
+# What /bin/uprobe-events probes in upe_atomic_inc and upe_getpid, and
+# the errno the enable write must fail with (ENOTSUPP is the kernel's 524).
+UPE_REFUSED = {("ll", 0): ("ll", 22), ("sc", 8): ("sc", 22), ("beqz", 12): ("beqz", 22),
+               ("delay-slot-of-beqz", 16): ("nop", 22), ("jr", 20): ("jr", 22),
+               ("delay-slot-of-jr", 24): ("lw", 22), ("syscall", 4): ("syscall", 524)}
+
+
+def test_uprobes_on_unsteppable_instructions_are_refused(kernel, boot):
+    """Probes on ll, sc, a branch, a jump, their delay slots (EINVAL) and
+    a syscall (ENOTSUPP) are refused when enabled; the words are what the
+    program thinks they are, and the functions still work afterwards."""
+    rc, out, err = boot
+    got = {(what, int(off)): int(e) for what, off, e in
+           re.findall(r"^uprobe-events: refused (\S+) \+(\d+) errno (\d+)$", out, re.M)}
+    assert set(got) == set(UPE_REFUSED), upe_lines(out)
+    binary, syms = upe_binary_symbols(kernel)
+    dis = subprocess.run(["mipsel-linux-gnu-objdump", "-d", "--no-show-raw-insn",
+                          str(binary)], capture_output=True, text=True, check=True).stdout
+    insns = {int(a, 16): m for a, m in re.findall(r"^\s*([0-9a-f]+):\s+(\S+)", dis, re.M)}
+    for (what, off), (mnemonic, errno) in UPE_REFUSED.items():
+        func = syms["upe_getpid" if what == "syscall" else "upe_atomic_inc"][0]
+        assert insns[func + off] == mnemonic, (what, off, insns[func + off])
+        assert got[(what, off)] == errno, (what, off, got[(what, off)])
+    assert "atomic_inc 3 getpid 1" in upe_lines(out), upe_lines(out)

@@ -185,3 +185,5 @@ def test_kprobes_features_on_the_tsar_spec():
     rows = {ln.split()[0]: ln.split()[2] for ln in out.getvalue().splitlines()[2:-2]}
     for feat in ("debug/kprobes", "debug/kretprobes", "perf/kprobes-event"):
         assert rows[feat] == "ok", feat
+    # ARCH_SUPPORTS_UPROBES, def_bool y in the family layer (kernel/uprobes.c).
+    assert rows["debug/uprobes"] == "ok"

@@ -27,6 +27,7 @@
 #include <asm/kprobes.h>
 #include <asm/mmu-hooks.h>
 #include <asm/traps.h>
+#include <asm/uprobes.h>
 
 static const char * const exc_names[32] = {
 	[EXC_INT] = "interrupt",
@@ -279,6 +280,7 @@ static void do_bus_error(struct pt_regs *regs, bool exec)
 /* Break/trap codes with a meaning, as on MIPS (asm/break.h there). */
 #define BRK_OVERFLOW	6	/* overflow check */
 #define BRK_DIVZERO	7	/* divide by zero check */
+/* 13 and 14: uprobes (asm/uprobes.h); 514 and 515: kprobes (kprobes.c). */
 
 /* What MIPS's do_trap_or_bp() does for user mode. */
 static void user_trap_code(struct pt_regs *regs, unsigned int code,
@@ -312,6 +314,9 @@ static void do_breakpoint(struct pt_regs *regs)
 		force_sig(SIGSEGV);
 		return;
 	}
+	/* A uprobe's break or the one ending its step (kernel/uprobes.c). */
+	if (uprobe_break_handler(regs, insn))
+		return;
 	/*
 	 * The code is bits 25..6; old assemblers put a single code in
 	 * bits 25..16, recognised as MIPS does: a code >= 1024 is swapped.
@@ -420,6 +425,10 @@ asmlinkage void do_exception(struct pt_regs *regs)
 	if (code == EXC_BP && !user_mode(regs) &&
 	    (kprobe_break_handler(regs) || kgdb_break_handler(regs)))
 		return;
+
+	/* A fault of an instruction a uprobe steps out of line? */
+	if (user_mode(regs))
+		uprobe_note_exception(regs);
 
 	/* TLB, page-table walker or bus faults: the MMU layer's. */
 	if (mmu_exception(regs, code)) {

@@ -34,6 +34,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/cacheflush.h>
+#include <asm/insn-decode.h>
 #include <asm/patch.h>
 #include <asm/sections.h>
 #include <asm/traps.h>
@@ -45,76 +46,8 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 #define BRK_KPROBE_BP		514
 #define BRK_KPROBE_SSTEPBP	515
 
-#define MIPS_BREAK(code)	(((code) << 6) | 0x0d)
-#define KPROBE_BP_INSN		MIPS_BREAK(BRK_KPROBE_BP)
-#define KPROBE_SSTEP_INSN	MIPS_BREAK(BRK_KPROBE_SSTEPBP)
-
-/* Major opcodes (bits 31..26) and fields of the instructions decoded here. */
-#define OP_SPECIAL	0x00
-#define OP_REGIMM	0x01
-#define OP_J		0x02
-#define OP_JAL		0x03
-#define OP_BEQ		0x04
-#define OP_BGTZ		0x07
-#define OP_COP0		0x10
-#define OP_COP1		0x11
-#define OP_COP2		0x12
-#define OP_BEQL		0x14
-#define OP_BGTZL	0x17
-#define OP_LL		0x30
-#define OP_SC		0x38
-
-#define FN_JR		0x08
-#define FN_JALR		0x09
-#define FN_SYSCALL	0x0c
-#define FN_BREAK	0x0d
-#define FN_ERET		0x18
-#define FN_DERET	0x1f
-
-#define RS_BC		0x08	/* COP1/COP2 rs field: bc1x/bc2x branches */
-#define RS_CO		0x10	/* COP0 rs field with the CO bit: eret & co */
-
-static inline unsigned int insn_op(u32 insn)
-{
-	return insn >> 26;
-}
-
-static inline unsigned int insn_rs(u32 insn)
-{
-	return (insn >> 21) & 0x1f;
-}
-
-static inline unsigned int insn_rt(u32 insn)
-{
-	return (insn >> 16) & 0x1f;
-}
-
-static inline unsigned int insn_fn(u32 insn)
-{
-	return insn & 0x3f;
-}
-
-/* Branches and jumps: every instruction that has a delay slot. */
-static bool insn_has_delay_slot(u32 insn)
-{
-	unsigned int op = insn_op(insn);
-
-	switch (op) {
-	case OP_SPECIAL:
-		return insn_fn(insn) == FN_JR || insn_fn(insn) == FN_JALR;
-	case OP_REGIMM:
-		/* bltz, bgez, bltzl, bgezl; bltzal, bgezal, bltzall, bgezall */
-		return (insn_rt(insn) & ~0x13u) == 0;
-	case OP_J ... OP_BGTZ:
-	case OP_BEQL ... OP_BGTZL:
-		return true;
-	case OP_COP1:
-	case OP_COP2:
-		return insn_rs(insn) == RS_BC;
-	default:
-		return false;
-	}
-}
+#define KPROBE_BP_INSN		MIPS32_BREAK(BRK_KPROBE_BP)
+#define KPROBE_SSTEP_INSN	MIPS32_BREAK(BRK_KPROBE_SSTEPBP)
 
 /* Instructions that cannot run out of line, branches and jumps aside. */
 static bool insn_not_steppable(u32 insn)
@@ -125,11 +58,8 @@ static bool insn_not_steppable(u32 insn)
 	case OP_COP0:
 		return (insn_rs(insn) & RS_CO) &&
 		       (insn_fn(insn) == FN_ERET || insn_fn(insn) == FN_DERET);
-	case OP_LL:
-	case OP_SC:
-		return true;
 	default:
-		return false;
+		return insn_is_llsc(insn);
 	}
 }
 
@@ -316,7 +246,7 @@ bool kprobe_break_handler(struct pt_regs *regs)
 	 * No probe there: if the word is no longer a break, another CPU
 	 * removed the probe after this one hit it; run the word restored.
 	 */
-	return insn_op(insn) != OP_SPECIAL || insn_fn(insn) != FN_BREAK;
+	return !insn_is_break(insn);
 }
 NOKPROBE_SYMBOL(kprobe_break_handler);
 

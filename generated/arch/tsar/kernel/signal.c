@@ -18,6 +18,7 @@
 #include <linux/signal.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
+#include <linux/uprobes.h>
 
 #include <asm/syscall.h>
 #include <asm/traps.h>
@@ -198,6 +199,9 @@ asmlinkage void do_work_pending(struct pt_regs *regs, unsigned long flags)
 			schedule();
 		} else {
 			local_irq_enable();
+			/* First: a probe's step must not be a signal's frame. */
+			if (flags & _TIF_UPROBE)
+				uprobe_notify_resume(regs);
 			if (flags & (_TIF_SIGPENDING | _TIF_NOTIFY_SIGNAL))
 				do_signal(regs);
 			if (flags & _TIF_NOTIFY_RESUME)

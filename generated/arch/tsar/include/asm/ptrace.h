@@ -52,9 +52,10 @@ static inline long regs_return_value(struct pt_regs *regs)
 {
 	/*
 	 * A system call's: the error flag is in a3, the positive errno in
-	 * v0. A kernel function's (a kretprobe's) is v0 alone.
+	 * v0. A function's (a kretprobe's or a user return probe's) is v0
+	 * alone, whatever a3 holds.
 	 */
-	if (user_mode(regs) && regs->regs[7])
+	if (user_mode(regs) && in_syscall(regs) && regs->regs[7])
 		return -(long)regs->regs[2];
 	return regs->regs[2];
 }
