@@ -43,8 +43,8 @@ DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
 /* Break codes (bits 25..6 of a break instruction), as arch/mips uses. */
-#define BRK_KPROBE_BP		514
-#define BRK_KPROBE_SSTEPBP	515
+#define BRK_KPROBE_BP		515
+#define BRK_KPROBE_SSTEPBP	516
 
 #define KPROBE_BP_INSN		MIPS32_BREAK(BRK_KPROBE_BP)
 #define KPROBE_SSTEP_INSN	MIPS32_BREAK(BRK_KPROBE_SSTEPBP)

@@ -28,7 +28,7 @@
 
 /*
  * Break codes (bits 15..6, the second code of "break c1, c2") of KGDB's
- * instructions; BUG() uses 12, kprobes 514 and 515.
+ * instructions; BUG() uses 12, kprobes 515 and 516.
  */
 #define BRK_KGDB_BP		520	/* a breakpoint gdb set */
 #define BRK_KGDB_SSTEP		521	/* the end of a single step */
