@@ -21,50 +21,9 @@
  * exactly the branches, jumps and their delay slots were refused.
  */
 #include "libc.h"
+#include "tracefs.h"
 
-#define TRACEFS		"/tracing"
 #define SCAN_WORDS	96
-
-static int put(const char *file, const char *text, int flags)
-{
-	char path[128] = TRACEFS "/";
-	int fd, n;
-
-	strcpy(path + strlen(path), file);
-	fd = open(path, O_WRONLY | flags, 0);
-	if (fd < 0)
-		return errno;
-	n = write(fd, text, strlen(text));
-	n = n < 0 ? errno : 0;
-	close(fd);
-	return n;
-}
-
-static void print_trace(void)
-{
-	static char buf[65536];
-	int fd = open(TRACEFS "/trace", O_RDONLY, 0);
-	int len = 0, n;
-	char *line, *nl;
-
-	if (fd < 0) {
-		printf("kprobe-events: cannot open the trace: errno %d\n", errno);
-		return;
-	}
-	while (len < (int)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	for (line = buf; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			break;
-		*nl = 0;
-		if (line[0] != '#')
-			printf("kprobe-events: trace: %s\n", line);
-	}
-}
 
 static const char *const probes[] = {
 	"p:kpe/open do_sys_openat2 dfd=%a0:s32 r4=%r4:s32 arg1=$arg1:s32 "
@@ -81,18 +40,18 @@ int main(void)
 	int err, fd, bad = 0;
 	void *map;
 
-	mkdir(TRACEFS, 0700);
-	if (mount("tracefs", TRACEFS, "tracefs", 0, NULL)) {
-		printf("kprobe-events: mount tracefs: errno %d\n", errno);
+	err = tracefs_mount();
+	if (err) {
+		printf("kprobe-events: mount tracefs: errno %d\n", err);
 		return 1;
 	}
 	printf("kprobe-events: pid %d\n", getpid());
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
-		err = put("kprobe_events", probes[i], O_APPEND);
+		err = tracefs_put("kprobe_events", probes[i], O_APPEND);
 		printf("kprobe-events: define %s: errno %d\n", probes[i], err);
 		bad |= err;
 	}
-	err = put("events/kpe/enable", "1", 0);
+	err = tracefs_put("events/kpe/enable", "1", 0);
 	printf("kprobe-events: enable: errno %d\n", err);
 	bad |= err;
 
@@ -108,21 +67,21 @@ int main(void)
 	       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 	       map == MAP_FAILED ? "failed" : "ok");
 
-	err = put("events/kpe/enable", "0", 0);
+	err = tracefs_put("events/kpe/enable", "0", 0);
 	bad |= err;
-	print_trace();
+	tracefs_print_trace("kprobe-events");
 
 	/* One probe per word of do_sys_openat2, defined and removed. */
 	for (i = 1; i < SCAN_WORDS; i++) {
 		strcpy(def, "p:kpe/scan do_sys_openat2+");
 		utoa_r(4 * i, def + strlen(def));
-		err = put("kprobe_events", def, O_APPEND);
+		err = tracefs_put("kprobe_events", def, O_APPEND);
 		printf("kprobe-events: offset %u errno %d\n", 4 * i, err);
 		if (!err)
-			bad |= put("kprobe_events", "-:kpe/scan", O_APPEND);
+			bad |= tracefs_put("kprobe_events", "-:kpe/scan", O_APPEND);
 	}
 	/* Remove every probe (none is enabled). */
-	bad |= put("kprobe_events", "", O_TRUNC);
+	bad |= tracefs_put("kprobe_events", "", O_TRUNC);
 	printf("kprobe-events: done\n");
 	return bad ? 1 : 0;
 }

@@ -21,8 +21,8 @@
  * this program prints: "uprobe-events: mix a A b B tag T ret R", ...
  */
 #include "libc.h"
+#include "tracefs.h"
 
-#define TRACEFS		"/tracing"
 #define UPE_CALLS	5
 #define ENOTSUPP	524	/* the kernel's own errno, as the write returns it */
 
@@ -93,21 +93,6 @@ static const struct {
 
 static char exe[128];
 
-static int put(const char *file, const char *text, int flags)
-{
-	char path[128] = TRACEFS "/";
-	int fd, n;
-
-	strcpy(path + strlen(path), file);
-	fd = open(path, O_WRONLY | flags, 0);
-	if (fd < 0)
-		return errno;
-	n = write(fd, text, strlen(text));
-	n = n < 0 ? errno : 0;
-	close(fd);
-	return n;
-}
-
 static unsigned long hex(const char **s)
 {
 	unsigned long v = 0;
@@ -166,32 +151,6 @@ static long file_offset(unsigned long addr)
 	return -1;
 }
 
-static void print_trace(void)
-{
-	static char buf[65536];
-	int fd = open(TRACEFS "/trace", O_RDONLY, 0);
-	int len = 0, n;
-	char *line, *nl;
-
-	if (fd < 0) {
-		printf("uprobe-events: cannot open the trace: errno %d\n", errno);
-		return;
-	}
-	while (len < (int)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	for (line = buf; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			break;
-		*nl = 0;
-		if (line[0] != '#')
-			printf("uprobe-events: trace: %s\n", line);
-	}
-}
-
 /* "p:upe/NAME EXE:0xOFF ARGS" (kind p or r) into def. */
 static void probe_def(char *def, char kind, const char *name, long off,
 		      const char *args)
@@ -238,17 +197,16 @@ int main(void)
 	if (mix_off < 0 || fact_off < 0 || inc_off < 0 || pid_off < 0 || !exe[0])
 		return 1;
 
-	mkdir(TRACEFS, 0700);
-	/* EBUSY: mounted there already (by /bin/kprobe-events). */
-	if (mount("tracefs", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY) {
-		printf("uprobe-events: mount tracefs: errno %d\n", errno);
+	err = tracefs_mount();
+	if (err) {
+		printf("uprobe-events: mount tracefs: errno %d\n", err);
 		return 1;
 	}
 	/* Earlier programs' events (kprobe-events) out of the way. */
-	put("trace", "", O_TRUNC);
+	tracefs_put("trace", "", O_TRUNC);
 
 	probe_def(def, 'p', "mix", mix_off, "a=%r4:s32 b=%a1:s32 tag=+0(%a2):string");
-	err = put("uprobe_events", def, O_APPEND);
+	err = tracefs_put("uprobe_events", def, O_APPEND);
 	printf("uprobe-events: define %s: errno %d\n", def, err);
 	bad |= err;
 	/*
@@ -257,18 +215,18 @@ int main(void)
 	 * flag in a function's return.
 	 */
 	probe_def(def, 'r', "mixret", mix_off, "ret=$retval:s32");
-	err = put("uprobe_events", def, O_APPEND);
+	err = tracefs_put("uprobe_events", def, O_APPEND);
 	printf("uprobe-events: define %s: errno %d\n", def, err);
 	bad |= err;
 	probe_def(def, 'p', "fact", fact_off, "n=%a0:s32");
-	err = put("uprobe_events", def, O_APPEND);
+	err = tracefs_put("uprobe_events", def, O_APPEND);
 	printf("uprobe-events: define %s: errno %d\n", def, err);
 	bad |= err;
 	probe_def(def, 'r', "factret", fact_off, "ret=%r2:s32");
-	err = put("uprobe_events", def, O_APPEND);
+	err = tracefs_put("uprobe_events", def, O_APPEND);
 	printf("uprobe-events: define %s: errno %d\n", def, err);
 	bad |= err;
-	err = put("events/upe/enable", "1", 0);
+	err = tracefs_put("events/upe/enable", "1", 0);
 	printf("uprobe-events: enable: errno %d\n", err);
 	bad |= err;
 
@@ -289,32 +247,32 @@ int main(void)
 	bad |= r != 120;
 	printf("uprobe-events: results unchanged under probes: %s\n", bad ? "no" : "yes");
 
-	err = put("events/upe/enable", "0", 0);
+	err = tracefs_put("events/upe/enable", "0", 0);
 	bad |= err;
-	print_trace();
-	bad |= put("uprobe_events", "", O_TRUNC);
+	tracefs_print_trace("uprobe-events");
+	bad |= tracefs_put("uprobe_events", "", O_TRUNC);
 
 	/* Probes that must be refused, each enabled alone. */
 	for (j = 0; j < sizeof(refused) / sizeof(refused[0]); j++) {
 		probe_def(def, 'p', "refused", inc_off + refused[j].off, "");
-		err = put("uprobe_events", def, O_APPEND);
+		err = tracefs_put("uprobe_events", def, O_APPEND);
 		if (!err) {
-			err = put("events/upe/refused/enable", "1", 0);
+			err = tracefs_put("events/upe/refused/enable", "1", 0);
 			if (!err)
-				put("events/upe/refused/enable", "0", 0);
-			bad |= put("uprobe_events", "-:upe/refused", O_APPEND);
+				tracefs_put("events/upe/refused/enable", "0", 0);
+			bad |= tracefs_put("uprobe_events", "-:upe/refused", O_APPEND);
 		}
 		printf("uprobe-events: refused %s +%d errno %d\n", refused[j].what,
 		       refused[j].off, err);
 		bad |= err != refused[j].errno_expected;
 	}
 	probe_def(def, 'p', "refused", pid_off + 4, "");
-	err = put("uprobe_events", def, O_APPEND);
+	err = tracefs_put("uprobe_events", def, O_APPEND);
 	if (!err) {
-		err = put("events/upe/refused/enable", "1", 0);
+		err = tracefs_put("events/upe/refused/enable", "1", 0);
 		if (!err)
-			put("events/upe/refused/enable", "0", 0);
-		bad |= put("uprobe_events", "", O_TRUNC);
+			tracefs_put("events/upe/refused/enable", "0", 0);
+		bad |= tracefs_put("uprobe_events", "", O_TRUNC);
 	}
 	printf("uprobe-events: refused syscall +4 errno %d\n", err);
 	bad |= err != ENOTSUPP;
