@@ -126,6 +126,13 @@ def check_results(out, prog):
         rf"^{re.escape(prog)}: ([\w.+-]+): (.*): (ok|FAIL)$", out, re.M)}
 
 
+def without_kernel_messages(out):
+    """The console output without the kernel's log records, which can land
+    in the middle of a program's line (kgdbts' fork test ends whenever its
+    last breakpoint is hit): the program's line is whole again."""
+    return re.sub(r"\[\s*\d+\.\d+\] [^\n]*\n", "", out)
+
+
 def program_lines(out, name):
     """The lines a guest program printed about itself ("<name>: ..."), to
     name what failed when a whole boot's output is too long to show."""
