@@ -23,6 +23,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/cp0.h>
+#include <asm/insn-decode.h>
 #include <asm/kgdb.h>
 #include <asm/kprobes.h>
 #include <asm/mmu-hooks.h>
@@ -139,7 +140,7 @@ void trap_or_die(struct pt_regs *regs, int signo, int code,
  * The instruction that raised the exception: the one in the branch delay
  * slot when Cause.BD is set. Returns 0 on success.
  */
-static int exception_insn(struct pt_regs *regs, u32 *insn)
+int exception_insn(struct pt_regs *regs, u32 *insn)
 {
 	unsigned long pc = regs->epc + ((regs->cause & CAUSE_BD) ? 4 : 0);
 
@@ -148,25 +149,9 @@ static int exception_insn(struct pt_regs *regs, u32 *insn)
 	return get_kernel_nofault(*insn, (u32 *)pc);
 }
 
-/* MIPS load/store opcodes (bits 31..26) and their access sizes. */
-#define OP_LB	0x20
-#define OP_LH	0x21
-#define OP_LWL	0x22
-#define OP_LW	0x23
-#define OP_LBU	0x24
-#define OP_LHU	0x25
-#define OP_LWR	0x26
-#define OP_SB	0x28
-#define OP_SH	0x29
-#define OP_SWL	0x2a
-#define OP_SW	0x2b
-#define OP_SWR	0x2e
-#define OP_LL	0x30
-#define OP_SC	0x38
-
 static bool insn_is_load_store(u32 insn)
 {
-	unsigned int op = insn >> 26;
+	unsigned int op = insn_op(insn);
 
 	return (op >= OP_LB && op <= OP_LWR) || (op >= OP_SB && op <= OP_SWL) ||
 	       op == OP_SW || op == OP_SWR || op == OP_LL || op == OP_SC;
@@ -175,7 +160,7 @@ static bool insn_is_load_store(u32 insn)
 /* base + offset of a load/store instruction, from the saved registers. */
 static unsigned long insn_address(struct pt_regs *regs, u32 insn)
 {
-	return regs->regs[(insn >> 21) & 31] + (long)(s16)(insn & 0xffff);
+	return regs->regs[insn_rs(insn)] + (long)(s16)(insn & 0xffff);
 }
 
 /*
@@ -197,8 +182,8 @@ static bool emulate_user_access_unaligned(struct pt_regs *regs)
 		return false;
 	if (get_kernel_nofault(insn, (u32 *)regs->epc))
 		return false;
-	op = insn >> 26;
-	rt = (insn >> 16) & 31;
+	op = insn_op(insn);
+	rt = insn_rt(insn);
 	switch (op) {
 	case OP_LH: case OP_LHU: case OP_SH:
 		size = 2;
@@ -365,7 +350,7 @@ static void do_trap_insn(struct pt_regs *regs)
 		return;
 	}
 	/* Register traps (SPECIAL opcode) have a code in bits 15..6. */
-	if (!(insn >> 26))
+	if (insn_op(insn) == OP_SPECIAL)
 		code = (insn >> 6) & ((1 << 10) - 1);
 	user_trap_code(regs, code, 0);
 }
@@ -385,7 +370,7 @@ static bool emulate_rdhwr_tls(struct pt_regs *regs)
 		return false;
 	if ((insn & 0xffe0ffff) != 0x7c00e83b)	/* SPECIAL3 rdhwr, rd = 29 */
 		return false;
-	regs->regs[(insn >> 16) & 31] = current_thread_info()->tp_value;
+	regs->regs[insn_rt(insn)] = current_thread_info()->tp_value;
 	regs->epc += 4;
 	return true;
 }

@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/cp0.h>
+#include <asm/insn-decode.h>
 #include <asm/mmu-hooks.h>
 #include <asm/pgalloc.h>
 #include <asm/ptrace.h>
@@ -24,20 +25,11 @@
  * the faulting instruction so a store is handled as a write at once
  * (instead of mapping the page read-only and faulting a second time).
  */
-static bool insn_is_store(struct pt_regs *regs)
+static bool fault_is_store(struct pt_regs *regs)
 {
-	unsigned long pc = regs->epc + ((regs->cause & CAUSE_BD) ? 4 : 0);
-	u32 insn, op;
+	u32 insn;
 
-	if (user_mode(regs)) {
-		if (get_user(insn, (u32 __user *)pc))
-			return false;
-	} else if (get_kernel_nofault(insn, (u32 *)pc)) {
-		return false;
-	}
-	op = insn >> 26;
-	/* sb sh swl sw (0x28-0x2b), swr (0x2e), sc (0x38) */
-	return (op >= 0x28 && op <= 0x2b) || op == 0x2e || op == 0x38;
+	return !exception_insn(regs, &insn) && insn_is_store(insn);
 }
 
 /*
@@ -80,7 +72,7 @@ static void do_bus_error(struct pt_regs *regs, bool exec)
 	case MMU_FAULT_PT1_UNMAPPED:
 	case MMU_FAULT_PT2_UNMAPPED:
 		if (!exec && !write)
-			write = insn_is_store(regs);
+			write = fault_is_store(regs);
 		/*
 		 * Only a missing entry can be a stale page directory; a write
 		 * to read-only or a fetch from non-executable kernel memory is

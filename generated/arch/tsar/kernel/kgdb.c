@@ -37,12 +37,12 @@
 #include <linux/uaccess.h>
 
 #include <asm/cp0.h>
+#include <asm/insn-decode.h>
 #include <asm/patch.h>
 
-#define MIPS_BREAK(code)	(((code) << 6) | 0x0d)
-#define KGDB_BP_INSN		MIPS_BREAK(BRK_KGDB_BP)
-#define KGDB_SSTEP_INSN		MIPS_BREAK(BRK_KGDB_SSTEP)
-#define KGDB_COMPILED_INSN	MIPS_BREAK(BRK_KGDB_COMPILED)
+#define KGDB_BP_INSN		MIPS32_BREAK(BRK_KGDB_BP)
+#define KGDB_SSTEP_INSN		MIPS32_BREAK(BRK_KGDB_SSTEP)
+#define KGDB_COMPILED_INSN	MIPS32_BREAK(BRK_KGDB_COMPILED)
 
 /* Why the debug core was entered (its ex_vector): the break's kind. */
 enum {
@@ -230,25 +230,6 @@ int kgdb_arch_remove_breakpoint(struct kgdb_bkpt *bpt)
 }
 NOKPROBE_SYMBOL(kgdb_arch_remove_breakpoint);
 
-/* Opcodes (bits 31..26) and fields of the branches and jumps. */
-#define OP_SPECIAL	0x00
-#define OP_REGIMM	0x01
-#define OP_J		0x02
-#define OP_JAL		0x03
-#define OP_BEQ		0x04
-#define OP_BNE		0x05
-#define OP_BLEZ		0x06
-#define OP_BGTZ		0x07
-#define OP_COP1		0x11
-#define OP_COP2		0x12
-#define OP_BEQL		0x14
-#define OP_BNEL		0x15
-#define OP_BLEZL	0x16
-#define OP_BGTZL	0x17
-#define FN_JR		0x08
-#define FN_JALR		0x09
-#define RS_BC		0x08	/* COP1/COP2 rs field: bc1x/bc2x */
-
 static unsigned long gpr(struct pt_regs *regs, unsigned int n)
 {
 	return n ? regs->regs[n] : 0;
@@ -262,15 +243,14 @@ static unsigned long gpr(struct pt_regs *regs, unsigned int n)
 static unsigned int kgdb_next_pcs(struct pt_regs *regs, unsigned long pc,
 				  u32 insn, unsigned long next[2])
 {
-	unsigned int op = insn >> 26, rs = (insn >> 21) & 31;
-	unsigned int rt = (insn >> 16) & 31;
+	unsigned int op = insn_op(insn), rs = insn_rs(insn), rt = insn_rt(insn);
 	long a = gpr(regs, rs), b = gpr(regs, rt);
 	unsigned long target = pc + 4 + ((long)(s16)insn << 2);
 	bool taken;
 
 	switch (op) {
 	case OP_SPECIAL:
-		if ((insn & 0x3f) != FN_JR && (insn & 0x3f) != FN_JALR)
+		if (insn_fn(insn) != FN_JR && insn_fn(insn) != FN_JALR)
 			goto sequential;
 		next[0] = gpr(regs, rs);
 		return 1;
@@ -454,7 +434,7 @@ bool kgdb_break_handler(struct pt_regs *regs)
 		 * No longer a break: a step break or breakpoint removed
 		 * after this CPU trapped on it. Run the instruction.
 		 */
-		return (insn >> 26) != OP_SPECIAL || (insn & 0x3f) != 0x0d;
+		return !insn_is_break(insn);
 	}
 
 	kgdb_step_disarm();

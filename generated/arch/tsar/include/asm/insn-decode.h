@@ -19,12 +19,29 @@
 #define OP_J		0x02
 #define OP_JAL		0x03
 #define OP_BEQ		0x04
+#define OP_BNE		0x05
+#define OP_BLEZ		0x06
 #define OP_BGTZ		0x07
 #define OP_COP0		0x10
 #define OP_COP1		0x11
 #define OP_COP2		0x12
 #define OP_BEQL		0x14
+#define OP_BNEL		0x15
+#define OP_BLEZL	0x16
 #define OP_BGTZL	0x17
+/* loads and stores */
+#define OP_LB		0x20
+#define OP_LH		0x21
+#define OP_LWL		0x22
+#define OP_LW		0x23
+#define OP_LBU		0x24
+#define OP_LHU		0x25
+#define OP_LWR		0x26
+#define OP_SB		0x28
+#define OP_SH		0x29
+#define OP_SWL		0x2a
+#define OP_SW		0x2b
+#define OP_SWR		0x2e
 #define OP_LL		0x30
 #define OP_SC		0x38
 
@@ -84,6 +101,14 @@ static inline bool insn_has_delay_slot(u32 insn)
 	default:
 		return false;
 	}
+}
+
+/* Stores, sc included: what writes memory. */
+static inline bool insn_is_store(u32 insn)
+{
+	unsigned int op = insn_op(insn);
+
+	return (op >= OP_SB && op <= OP_SW) || op == OP_SWR || op == OP_SC;
 }
 
 /*

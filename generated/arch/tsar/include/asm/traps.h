@@ -11,6 +11,8 @@ void __noreturn die(const char *str, struct pt_regs *regs, long err);
 int fixup_exception(struct pt_regs *regs);
 void trap_or_die(struct pt_regs *regs, int signo, int code,
 		 unsigned long addr, const char *str);
+/* The instruction that raised the exception (the delay slot's if Cause.BD): 0 or -EFAULT. */
+int exception_insn(struct pt_regs *regs, u32 *insn);
 /* The exact byte address of the faulting load/store (BadVAddr may hold the word). */
 unsigned long exact_data_address(struct pt_regs *regs, unsigned long addr);
 /*
