@@ -2,19 +2,20 @@
 ll/sc atomicity, non-executable data, trap codes, exact fault addresses,
 the signal frame, invalid syscall numbers, TLS, misaligned kernel
 accesses, ptrace and seccomp, userland/tests/aslr.c the address-space
-layout (randomized, top-down mmap), and userland/tests/perf-sample.c perf
-samples with the user's registers and stack; this file checks what they
-print."""
+layout (randomized, top-down mmap), userland/tests/perf-sample.c perf
+samples with the user's registers and stack, and userland/tests/devmem-access.c
+a debugger's access to another process's /dev/mem mapping (ioremap_prot);
+this file checks what they print."""
 import re
 
 import pytest
 
-from guest import check_results, guest_kernel, program_status
+from guest import check_results, guest_kernel, program_lines, program_status
 
 pytestmark = pytest.mark.kernel
 
 PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace", "abi-clobbers",
-            "aslr", "perf-sample"]
+            "aslr", "perf-sample", "devmem-access"]
 
 # si_code values (asm-generic/siginfo.h) and signal numbers (MIPS = generic here).
 SIGTRAP, SIGBUS, SIGFPE, SIGSEGV = 5, 7, 8, 11
@@ -242,3 +243,16 @@ def test_perf_samples_carry_user_registers_and_stack(run, name):
     _, out, _ = run
     details, status = check_results(out, "perf-sample")[name]
     assert status == "ok", (details, out[-3000:])
+
+
+@pytest.mark.parametrize("name", ["pagemap-pfn", "child-maps-dev-mem", "proc-mem-read",
+                                  "proc-mem-write", "ptrace-peekdata", "ptrace-pokedata",
+                                  "child-saw-writes"])
+def test_debugger_reads_and_writes_a_dev_mem_mapping(run, name):
+    """/proc/<pid>/mem and PTRACE_PEEKDATA/POKEDATA on a process's mapping
+    of a RAM page from /dev/mem (VM_IO | VM_PFNMAP: no page to pin) go
+    through generic_access_phys() and the family's ioremap_prot(); the
+    writes show up in the page the parent filled, the same physical page."""
+    _, out, _ = run
+    details, status = check_results(out, "devmem-access").get(name, (None, None))
+    assert status == "ok", (details, program_lines(out, "devmem-access"))

@@ -47,6 +47,9 @@
 #define PAGE_KERNEL_RO		__pgprot(_PAGE_BASE | _PAGE_GLOBAL)
 #define PAGE_KERNEL_NOCACHE	__pgprot(_PAGE_KERNEL & ~_PAGE_CACHEABLE)
 #define _PAGE_IOREMAP		(_PAGE_KERNEL & ~_PAGE_CACHEABLE)
+/* ioremap_prot(): kernel memory (no _PAGE_USER) with the caller's caching. */
+#define ioremap_kernel_prot(prot) \
+	(_PAGE_IOREMAP | ((prot) & _PAGE_CACHEABLE))
 
 /* Bits pte_modify() keeps: what the hardware and the kernel track. */
 #define _PAGE_CHG_MASK	(_PAGE_ACCESSED | _PAGE_LOCAL | _PAGE_REMOTE | \

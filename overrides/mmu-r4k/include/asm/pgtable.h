@@ -68,6 +68,9 @@
 #define PAGE_KERNEL_RO		__pgprot((_PAGE_KERNEL & ~(_PAGE_WRITABLE | _PAGE_DIRTY)))
 #define PAGE_KERNEL_NOCACHE	__pgprot(_PAGE_KERNEL_BASE | _CACHE_UNCACHED)
 #define _PAGE_IOREMAP		(_PAGE_KERNEL_BASE | _CACHE_UNCACHED)
+/* ioremap_prot(): kernel memory with the caller's cache attribute. */
+#define ioremap_kernel_prot(prot) \
+	(_PAGE_KERNEL_BASE | ((prot) & _PAGE_CACHE_MASK))
 
 /* What pte_modify() keeps: the frame, the state Linux tracks. */
 #define _PFN_SHIFT		PAGE_SHIFT

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _ASM_R4K_IO_H
-#define _ASM_R4K_IO_H
+#ifndef _ASM_MIPS32_IO_H
+#define _ASM_MIPS32_IO_H
 
 #include <linux/types.h>
 
 /*
  * Devices are memory-mapped; there is no I/O port space. ioremap()
- * (mm/ioremap.c) returns the uncached kseg1 address of registers in the
- * low 512 MiB of the physical space, with no mapping to make, and maps
- * anything above uncached in kseg2.
+ * (mm/ioremap.c) returns the unmapped uncached window's address of
+ * registers it reaches, with no mapping to make, and maps anything else
+ * uncached in the vmalloc area.
  */
 void __iomem *ioremap_prot(phys_addr_t phys_addr, size_t size,
 			   unsigned long prot);
@@ -19,4 +19,4 @@ void iounmap(volatile void __iomem *addr);
 
 #include <asm-generic/io.h>
 
-#endif /* _ASM_R4K_IO_H */
+#endif /* _ASM_MIPS32_IO_H */

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioremap for MIPS32's fixed windows: a physical range that kseg1 reaches
- * needs no mapping (uncached, unmapped); anything above is mapped in the
- * vmalloc area of kseg2.
+ * ioremap for the MIPS32 family. A physical range that an unmapped
+ * uncached window reaches (kseg1, when the layout has one) needs no
+ * mapping; anything else is mapped in the vmalloc area as kernel memory.
+ *
+ * The caller's protection only chooses the cache attribute (as on stock
+ * MIPS): generic_access_phys() passes the protection of a user mapping
+ * of /dev/mem, and the kernel's own mapping of that range must not be
+ * user-accessible. The MMU layer's ioremap_kernel_prot() makes that
+ * kernel protection.
  */
 
 #include <linux/export.h>
@@ -10,6 +16,7 @@
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 
+#include <asm/mem-layout.h>
 #include <asm/pgtable.h>
 
 void __iomem *ioremap_prot(phys_addr_t phys_addr, size_t size,
@@ -21,10 +28,13 @@ void __iomem *ioremap_prot(phys_addr_t phys_addr, size_t size,
 
 	if (!size || last < phys_addr)
 		return NULL;
-	if (last < KSEG1_SIZE &&
-	    (prot & _PAGE_CACHE_MASK) == _CACHE_UNCACHED)
+	prot = ioremap_kernel_prot(prot);
+#ifdef UNMAPPED_UNCACHED_BASE
+	if (last < UNMAPPED_UNCACHED_SIZE &&
+	    pgprot_val(pgprot_noncached(__pgprot(prot))) == prot)
 		return (void __iomem *)(UNMAPPED_UNCACHED_BASE +
 					(unsigned long)phys_addr);
+#endif
 
 	offset = phys_addr & ~PAGE_MASK;
 	phys_addr -= offset;
@@ -48,7 +58,7 @@ void __iomem *ioremap(phys_addr_t phys_addr, size_t size)
 }
 EXPORT_SYMBOL(ioremap);
 
-/* kseg1 addresses were never mapped: only kseg2 ones are unmapped. */
+/* Addresses in an unmapped window were never mapped: only vmalloc ones are. */
 void iounmap(volatile void __iomem *addr)
 {
 	void *vaddr = (void *)((unsigned long)addr & PAGE_MASK);
