@@ -8,6 +8,7 @@
 #   make disk           ext4 root file system image for the block device
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
+#   make test-coverage  kcov and gcov on the coverage kernel variant
 #   make features       the arch's Documentation/features table next to peer arches
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
@@ -86,13 +87,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-sister bench-disk busybox-ref test-busybox \
-	test-stress features \
+	test-stress test-coverage features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -330,6 +331,12 @@ test-stress: emulator kernel
 	@scripts/install-deps.sh test disk
 	POWERCUT_SEEDS="$(POWERCUT_SEEDS)" POWERCUT_COUNT=$(POWERCUT_COUNT) \
 		POWERCUT_FIRST=$(POWERCUT_FIRST) $(PYTHON) -m pytest -s tests/boot/test_powercut.py
+
+# Kernel code coverage (tests/boot/test_coverage.py): kcov and gcov over the
+# whole kernel, on the coverage variant (variants/coverage.config), which
+# only this target builds.
+test-coverage: emulator
+	PORTKIT_COVERAGE=1 $(PYTHON) -m pytest -s tests/boot/test_coverage.py
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator

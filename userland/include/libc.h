@@ -317,4 +317,20 @@ int rmdir(const char *path)
 	return 0;
 }
 
+/* A whole (small) file into buf, NUL-terminated: its length, or -1. */
+static __attribute__((unused))
+long read_file(const char *path, char *buf, long size)
+{
+	int fd = open(path, O_RDONLY, 0);
+	long n, len = 0;
+
+	if (fd < 0)
+		return -1;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	return len;
+}
+
 #endif /* _PORTKIT_LIBC_H */

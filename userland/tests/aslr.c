@@ -35,21 +35,6 @@ static int show(const char *setting, const char *n)
 	return 0;
 }
 
-static int read_file(const char *path, char *buf, int size)
-{
-	int fd = open(path, O_RDONLY, 0);
-	int n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return 0;
-}
-
 static int write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY, 0);
@@ -93,7 +78,7 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "show"))
 		return show(argv[2], argv[3]);
-	if (read_file(VA_SPACE, saved, sizeof(saved))) {
+	if (read_file(VA_SPACE, saved, sizeof(saved)) <= 0) {
 		printf("aslr: cannot read %s\n", VA_SPACE);
 		return 1;
 	}

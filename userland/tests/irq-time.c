@@ -22,20 +22,6 @@ struct kts {
 static char buf[8192];
 static char io[65536];
 
-static int read_file(const char *path, char *dst, int size)
-{
-	int fd = open(path, O_RDONLY, 0);
-	int n, len = 0;
-
-	if (fd < 0)
-		return -1;
-	while (len < size - 1 && (n = read(fd, dst + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	dst[len] = 0;
-	return len;
-}
-
 /* The "cpu" lines of /proc/stat and /proc/uptime, each line prefixed. */
 static void snapshot(const char *when)
 {

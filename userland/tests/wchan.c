@@ -22,20 +22,6 @@ static int nap(long long sec, long long nsec)
 			   &ts, NULL);
 }
 
-static int read_file(const char *path, char *buf, int size)
-{
-	int fd = open(path, O_RDONLY, 0);
-	int n, len = 0;
-
-	if (fd < 0)
-		return -1;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	return len;
-}
-
 static void fmt_path(char *buf, int pid, const char *what)
 {
 	char num[16];
