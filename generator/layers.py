@@ -38,7 +38,8 @@ The contract (``check_contract``), enforced before anything is rendered:
 * every name in ``relies_on`` exists in the spec (a key of the mapping, or
   the ``name`` of an item of the list, at that path);
 * every ``kbuild`` object has its source in the layer, and its option is a
-  ``config`` of one of the layer's Kconfig files.
+  ``config`` of one of the layer's or the templates' Kconfig files, or one of
+  the kernel's own options the contract lists (``kernel_options``).
 
 Device properties are checked against the layers' ``bindings`` when the
 project is loaded (``generator.bindings``): they are spec errors.
@@ -93,10 +94,10 @@ def _load_contract(path: Path = CONTRACT_FILE):
         if unknown:  # a broken contract.yaml is a bug of the kit, not of a spec
             raise ValueError(f"{path.name}: contract_keys: {key}: unknown responsibility "
                              f"{', '.join(unknown)}")
-    return tuple(resps), keys
+    return tuple(resps), keys, frozenset(raw.get("kernel_options") or ())
 
 
-RESPONSIBILITIES, CONTRACT_KEYS = _load_contract()
+RESPONSIBILITIES, CONTRACT_KEYS, KERNEL_OPTIONS = _load_contract()
 BY_KEY = {r.key: r for r in RESPONSIBILITIES}
 #: CONTRACT_KEYS: spec values code must be written for -> the responsibilities
 #: that depend on them.
@@ -368,10 +369,13 @@ def check_contract(project) -> None:
             if not any((layer.path / f"{stem}{ext}").is_file()
                        for ext in (".c", ".S", ".c.j2", ".S.j2")):
                 msgs.append(f"{where(f'kbuild.{obj}')}: the layer has no {stem}.c or {stem}.S")
-            if not any(re.search(rf"^\s*(?:menu)?config\s+{sym}\s*$", k.read_text(errors="replace"),
-                                 re.MULTILINE) for k in layer.path.rglob("Kconfig*")):
+            kconfigs = [*layer.path.rglob("Kconfig*"), *project.templates_dir.rglob("Kconfig*")]
+            if sym not in KERNEL_OPTIONS and not any(
+                    re.search(rf"^\s*(?:menu)?config\s+{sym}\s*$", k.read_text(errors="replace"),
+                              re.MULTILINE) for k in kconfigs):
                 msgs.append(f"{where(f'kbuild.{obj}')}: option {sym} is not defined in a Kconfig "
-                            f"file of {layer.display}")
+                            f"file of {layer.display} or templates/, nor a kernel option of "
+                            f"generator/contract.yaml (kernel_options)")
         for path, names in layer.meta["relies_on"].items():
             found, value = _lookup(data, path)
             if not found:

@@ -126,3 +126,19 @@ def test_arch_code_compiles_warning_free_with_W1(tree):
     warnings = [line for line in res.stdout.splitlines()
                 if "warning:" in line or "error:" in line]
     assert not warnings, "\n".join(warnings)
+
+
+def test_contract_kernel_options_exist_in_the_tree():
+    """The kernel options generator/contract.yaml lets a layer's kbuild:
+    table name (objects built only with them) are the tree's own options,
+    defined outside arch/."""
+    from kbuild import KSRC0
+    from generator.layers import KERNEL_OPTIONS
+
+    defined = set()
+    for kconfig in KSRC0.rglob("Kconfig*"):
+        if kconfig.relative_to(KSRC0).parts[0] == "arch" and len(kconfig.relative_to(KSRC0).parts) > 2:
+            continue
+        defined |= set(re.findall(r"^\s*(?:menu)?config\s+(\w+)\s*$",
+                                  kconfig.read_text(errors="replace"), re.M))
+    assert KERNEL_OPTIONS and KERNEL_OPTIONS <= defined, KERNEL_OPTIONS - defined

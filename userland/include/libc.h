@@ -333,4 +333,12 @@ long read_file(const char *path, char *buf, long size)
 	return len;
 }
 
+/* debugfs at /debug: /init mounts it only for its crash tests. */
+static __attribute__((unused))
+void debugfs_mount(void)
+{
+	mkdir("/debug", 0700);
+	mount("debugfs", "/debug", "debugfs", 0, NULL);
+}
+
 #endif /* _PORTKIT_LIBC_H */

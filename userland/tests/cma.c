@@ -79,9 +79,7 @@ int main(void)
 	long total = meminfo("CmaTotal"), free0 = meminfo("CmaFree"), free1, ret;
 	long used0, used1, used2;
 
-	/* /init mounts debugfs only for its crash tests. */
-	mkdir("/debug", 0700);
-	mount("debugfs", "/debug", "debugfs", 0, NULL);
+	debugfs_mount();
 
 	if (total <= 0) {
 		printf("cma: no area (CmaTotal %ld)\n", total);

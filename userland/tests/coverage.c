@@ -105,7 +105,8 @@ static void kcov_checks(int fd)
 		return;
 	}
 
-	/* PC mode: one failing read. */
+	/* PC mode: one failing read (the area faulted in before). */
+	cover[0] = 0;
 	n = ioctl(fd, KCOV_ENABLE, (void *)KCOV_TRACE_PC);
 	__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
 	read(-1, &c, 1);
@@ -171,7 +172,7 @@ static int find_fork_gcda(char *dir, int depth)
 				found = find_fork_gcda(dir, depth + 1);
 			else
 				found = !strcmp(d->d_name, "fork.gcda") &&
-					len > 7 && !strcmp(dir + len - 7, "/kernel");
+					len > 7 && !strncmp(dir + len - 7, "/kernel", 7);
 			if (!found)
 				dir[len] = 0;
 		}
@@ -234,8 +235,10 @@ static void gcov_checks(void)
 
 int main(void)
 {
-	int fd = open("/debug/kcov", O_RDWR, 0);
+	int fd;
 
+	debugfs_mount();
+	fd = open("/debug/kcov", O_RDWR, 0);
 	if (fd < 0) {
 		printf("coverage: no kcov\n");
 		return 0;

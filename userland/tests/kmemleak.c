@@ -26,9 +26,7 @@ int main(void)
 	long ret;
 	int fd, n, len = 0, i, pid, status = -1;
 
-	/* /init mounts debugfs only for its crash tests. */
-	mkdir("/debug", 0700);
-	mount("debugfs", "/debug", "debugfs", 0, NULL);
+	debugfs_mount();
 
 	/*
 	 * Without kmemleak=on the file may still be there, but every command

@@ -109,8 +109,9 @@ static void __init map_kernel_image(void)
 	flush_tlb_all();
 }
 
-static int __init set_kernel_memory(const char *start, const char *end,
-				    int (*set)(unsigned long, int))
+/* Not __init: free_initmem() makes init text non-executable through it. */
+static int set_kernel_memory(const char *start, const char *end,
+			     int (*set)(unsigned long, int))
 {
 	return set((unsigned long)start, (end - start) >> PAGE_SHIFT);
 }
