@@ -12,9 +12,9 @@
  *     own over it, and the parent then checks every page again, which
  *     must still hold its own pattern (copy-on-write of swapped pages);
  *   - unmaps all but the first quarter, some of which is still in swap
- *     (VmSwap), and runs BusyBox swapoff, which must bring it back
- *     (VmSwap 0, the area gone from /proc/swaps); the quarter then reads
- *     back intact without a single swap-in.
+ *     (VmSwap), and runs BusyBox swapoff, which must read it back in
+ *     (pswpin, then VmSwap 0 and the area gone from /proc/swaps); the
+ *     quarter then holds its pattern.
  * Every check prints "swap: <area>.<check>: <details>: ok|FAIL" with the
  * swap traffic of /proc/vmstat (pswpout, pswpin); the exit status is the
  * number of failed checks.
@@ -196,7 +196,7 @@ static void swap_test(const char *area, const char *path)
 {
 	long memtotal = proc_value("/proc/meminfo", "MemTotal");
 	unsigned long pages = memtotal / 4 * 3 / 2, keep = pages / 4, page;
-	long bad, child_bad, swapped, swapped_after, rc;
+	long bad, child_bad, swapped, swapped_after, cached, rc;
 	struct traffic t0, t1, t2;
 	unsigned char *mem;
 	int status;
@@ -247,16 +247,25 @@ static void swap_test(const char *area, const char *path)
 	/* What is left must fit in RAM once swapoff brings it back. */
 	munmap(mem + keep * PAGE, (pages - keep) * PAGE);
 	swapped = proc_value("/proc/self/status", "VmSwap");
+	cached = proc_value("/proc/meminfo", "SwapCached");
+	t1 = traffic();
 	rc = applet("swapoff", path, NULL, NULL, NULL);
+	t2 = traffic();
 	swapped_after = proc_value("/proc/self/status", "VmSwap");
-	check(area, "swapoff", rc == 0 && swapped > 0 && swapped_after == 0 &&
+	/*
+	 * VmSwap lags by the changes a task has not folded into its mm yet
+	 * (the split RSS counters: fewer than 64 per task), so "0" is "fewer
+	 * than 64 pages".
+	 */
+	check(area, "swapoff", rc == 0 && swapped >= 64 * 4 && swapped_after < 64 * 4 &&
 	      !in_proc_swaps(path) && proc_value("/proc/meminfo", "SwapTotal") == 0,
 	      "VmSwap %ld kB before, %ld kB after", swapped, swapped_after);
-	t1 = traffic();
+	/* Each swapped page was in the swap cache or swapoff read it in. */
+	check(area, "swapoff-in", t2.in - t1.in > 0 &&
+	      (t2.in - t1.in) * 4 + cached >= swapped - 64 * 4,
+	      "pswpin %ld, SwapCached %ld kB", t2.in - t1.in, cached);
 	bad = check_pages(mem, 0, keep, 1, TAG_PARENT, "after swapoff");
-	t2 = traffic();
-	check(area, "resident", !bad && t2.in == t1.in,
-	      "%ld bad pages of the first quarter, pswpin %ld", bad, t2.in - t1.in);
+	check(area, "resident", !bad, "%ld bad pages of %ld", bad, keep);
 	munmap(mem, keep * PAGE);
 	if (!strcmp(path, SWAPFILE))
 		unlink(SWAPFILE);
