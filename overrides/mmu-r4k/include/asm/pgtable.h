@@ -221,7 +221,9 @@ static inline void pmd_clear(pmd_t *pmdp)
 /*
  * Swap and migration entries: present, protnone, global and valid clear
  * (the refill handler copies any PTE into the TLB: this one must make an
- * invalid entry). The type sits just above V, the offset above it.
+ * invalid entry, and the fast paths of mm/tlbex.S need present). The
+ * type (MAX_SWAPFILES_SHIFT bits) sits just above V, the offset above it
+ * (19 bits: 2 GiB of swap per device).
  */
 #define __SWP_TYPE_SHIFT	(__builtin_ctz(_PAGE_VALID) + 1)
 #define __SWP_TYPE_BITS		5
@@ -234,6 +236,29 @@ static inline void pmd_clear(pmd_t *pmdp)
 			 ((offset) << __SWP_OFFSET_SHIFT) })
 #define __pte_to_swp_entry(pte)	((swp_entry_t) { pte_val(pte) })
 #define __swp_entry_to_pte(x)	((pte_t) { (x).val })
+
+/*
+ * An anonymous page's exclusive state, kept in its swap PTE so swap-in
+ * can map it writable again without a copy: a software bit below the
+ * type that a non-present entry does not use otherwise.
+ */
+#define _PAGE_SWP_EXCLUSIVE	_PAGE_ACCESSED
+
+#define __HAVE_ARCH_PTE_SWP_EXCLUSIVE
+static inline int pte_swp_exclusive(pte_t pte)
+{
+	return pte_val(pte) & _PAGE_SWP_EXCLUSIVE;
+}
+
+static inline pte_t pte_swp_mkexclusive(pte_t pte)
+{
+	return __pte(pte_val(pte) | _PAGE_SWP_EXCLUSIVE);
+}
+
+static inline pte_t pte_swp_clear_exclusive(pte_t pte)
+{
+	return __pte(pte_val(pte) & ~_PAGE_SWP_EXCLUSIVE);
+}
 
 /* Loads the new translation into the TLB (mm/tlb.c). */
 void update_mmu_cache(struct vm_area_struct *vma, unsigned long address,

@@ -280,8 +280,10 @@ static inline void pmd_clear(pmd_t *pmdp)
 
 /*
  * Swap and migration entries live in non-present PTEs: the flag word
- * holds only _PAGE_SWAP (V and PROTNONE clear), the page-number word
- * holds the whole entry (type in the low 5 bits, offset above).
+ * holds _PAGE_SWAP (V and PROTNONE clear: the walker raises PT2_UNMAPPED
+ * and reads nothing else), the page-number word holds the whole entry:
+ * the type in the low 5 bits (MAX_SWAPFILES_SHIFT), the offset in the
+ * 27 above it (512 GiB of swap per device).
  */
 #define __SWP_TYPE_BITS		5
 #define __SWP_TYPE_MASK		((1UL << __SWP_TYPE_BITS) - 1)
@@ -291,6 +293,22 @@ static inline void pmd_clear(pmd_t *pmdp)
 	((swp_entry_t) { ((type) & __SWP_TYPE_MASK) | ((offset) << __SWP_TYPE_BITS) })
 #define __pte_to_swp_entry(pte)	((swp_entry_t) { (pte).pte_ppn })
 #define __swp_entry_to_pte(x)	((pte_t) { .pte_flags = _PAGE_SWAP, .pte_ppn = (x).val })
+
+/*
+ * An anonymous page's exclusive state, kept in its swap PTE so swap-in
+ * can map it writable again without a copy. The accessed bit means
+ * nothing in a non-present entry and the walker never looks at it.
+ */
+#define _PAGE_SWP_EXCLUSIVE	_PAGE_ACCESSED
+
+#define __HAVE_ARCH_PTE_SWP_EXCLUSIVE
+static inline int pte_swp_exclusive(pte_t pte)
+{
+	return pte.pte_flags & _PAGE_SWP_EXCLUSIVE;
+}
+
+PTE_FLAGS_OP(pte_swp_mkexclusive, |= _PAGE_SWP_EXCLUSIVE)
+PTE_FLAGS_OP(pte_swp_clear_exclusive, &= ~_PAGE_SWP_EXCLUSIVE)
 
 /* The MMU is coherent with page-table stores: nothing to do here. */
 static inline void update_mmu_cache(struct vm_area_struct *vma,
