@@ -393,3 +393,108 @@ def test_uprobes_on_unsteppable_instructions_are_refused(kernel, boot):
         assert insns[func + off] == mnemonic, (what, off, insns[func + off])
         assert got[(what, off)] == errno, (what, off, got[(what, off)])
     assert "atomic_inc 3 getpid 1" in upe_lines(out), upe_lines(out)
+
+
+# The function tracers (kernel/ftrace.c, kernel/mcount.S) and the system
+# call tracepoints: /bin/ftrace through tracefs (userland/tests/ftrace.c),
+# in parts, each followed by its trace. (Not FTRACE_STARTUP_TEST: see
+# variants/debug.config.)
+def test_ftrace_sites_converted_at_boot(boot):
+    """ftrace_init() turned every recorded call site into a nop (any site
+    that did not hold what kernel/ftrace.c expects is an ftrace_bug)."""
+    rc, out, err = boot
+    m = re.search(r"ftrace: allocating (\d+) entries", out)
+    assert m and int(m.group(1)) > 10000, out[:5000]
+    assert not re.search(r"ftrace (failed|faulted)|ftrace record flags|ftrace_bug|"
+                         r"FTRACE_WARN|ftrace: .*bug", out, re.I), \
+        [ln for ln in out.splitlines() if "ftrace" in ln.lower()]
+
+
+def ftrace_part(out, part):
+    """The trace lines /bin/ftrace printed for one part."""
+    m = re.search(rf"^ftrace: part {part}\n(.*?)(?=^ftrace: part |^ftrace: done)", out,
+                  re.M | re.S)
+    assert m, program_lines(out, "ftrace")
+    return re.findall(r"^ftrace: trace: (.*)$", m.group(1), re.M)
+
+
+def ftrace_pid(out):
+    m = re.search(r"^ftrace: pid (\d+)$", out, re.M)
+    assert m, program_lines(out, "ftrace")
+    return m.group(1)
+
+
+def test_ftrace_program_runs(boot):
+    rc, out, err = boot
+    assert program_status(out, "ftrace") == ("exited", 0), program_lines(out, "ftrace")
+    assert "ftrace: load portkit_mod: errno 0" in out, program_lines(out, "ftrace")
+
+
+def test_function_tracer_with_a_filter(boot):
+    """Exactly the three getppid() calls of the program, from the syscall
+    entry code, and no other function (the filter)."""
+    rc, out, err = boot
+    pid = ftrace_pid(out)
+    calls = [re.match(r"\s*(\S+)-(\d+)\s+\[\d+\].*?\s(\w+) <-(\S+)$", ln)
+             for ln in ftrace_part(out, "function")]
+    calls = [m.groups() for m in calls if m]
+    assert [(c[1], c[2]) for c in calls] == [(pid, "sys_getppid")] * 3, calls
+    assert all(c[3] != "0" for c in calls), calls
+
+
+def test_function_tracer_traces_module_text(boot):
+    """A filter on a module that is not loaded yet: once it is, the
+    functions its init calls are traced (module call sites)."""
+    rc, out, err = boot
+    # (gcc's clones keep their suffix: sum_of_roots.constprop.0)
+    funcs = [m.group(1).split(".")[0] for m in
+             (re.match(r".*\s(\S+) <-(\S+)$", ln) for ln in ftrace_part(out, "module")) if m]
+    assert "portkit_mod_init" in funcs and "sum_of_roots" in funcs, funcs
+    assert "ftrace: unload portkit_mod: errno 0" in out, program_lines(out, "ftrace")
+
+
+def test_function_graph_tracer_shows_nested_calls_with_durations(boot):
+    """sys_getppid() { the calls it makes, each with its duration; } with
+    the whole call's duration, at least that of any call inside."""
+    rc, out, err = boot
+    lines = ftrace_part(out, "graph")
+    dur = r"[+!#*@$ ]?\s*(\d+\.\d+) us"
+    opens = [i for i, ln in enumerate(lines) if re.search(r"\|\s+sys_getppid\(\) \{$", ln)]
+    assert len(opens) == 1, lines
+    inner, close = [], None
+    for ln in lines[opens[0] + 1:]:
+        m = re.search(dur + r"\s+\|\s+(\w+)\(\);$", ln)
+        if m:
+            inner.append((m.group(2), float(m.group(1))))
+            continue
+        m = re.search(dur + r"\s+\|\s+\}", ln)
+        if m:
+            close = float(m.group(1))
+            break
+    assert inner and close is not None, lines
+    assert close > 0 and close >= max(d for _, d in inner), (inner, close)
+    assert "__task_pid_nr_ns" in [name for name, _ in inner], inner
+
+
+def test_syscall_tracepoints_record_arguments_and_results(boot):
+    rc, out, err = boot
+    pid = ftrace_pid(out)
+    lines = [ln for ln in ftrace_part(out, "syscalls") if re.match(rf"\s*\S+-{pid}\s", ln)]
+    events = [re.search(r"\s(sys_\w+(?:\(.*\)| -> 0x[0-9a-f]+))$", ln) for ln in lines]
+    events = [m.group(1) for m in events if m]
+    missing = re.search(r"^ftrace: kill (\d+) 0 = -1 errno (\d+)$", out, re.M)
+    fd = re.search(r"^ftrace: mmap fd (\d+) pgoff 2 ok$", out, re.M)
+    assert missing and fd, program_lines(out, "ftrace")
+    errno = int(missing.group(2))
+    assert events[:4] == [f"sys_kill(pid: {int(pid):x}, sig: 0)", "sys_kill -> 0x0",
+                          f"sys_kill(pid: {int(missing.group(1)):x}, sig: 0)",
+                          f"sys_kill -> 0x{(-errno) & 0xffffffff:x}"], events
+    mmaps = [e for e in events if e.startswith("sys_mmap_pgoff(")]
+    assert len(mmaps) == 1, events
+    args = dict(re.findall(r"(\w+): ([0-9a-f]+)", mmaps[0]))
+    # the 5th and 6th arguments come from the user stack (o32)
+    assert (args["len"], args["prot"], args["fd"], args["pgoff"]) == \
+        ("1000", "1", f"{int(fd.group(1)):x}", "2"), mmaps
+    # the calls entered through an entry.S wrapper have their events too
+    assert "ftrace: event sys_enter_execve errno 0" in out
+    assert "ftrace: event sys_enter_clone errno 0" in out

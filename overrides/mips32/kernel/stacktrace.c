@@ -7,9 +7,12 @@
  * function (from kallsyms) and the pc gives the caller's sp and pc.
  * An exception frame (pt_regs) is crossed when the unwind reaches the
  * entry code, so traces from interrupts continue into the interrupted
- * kernel code.
+ * kernel code. ftrace_caller's frame is a pt_regs too, and a return
+ * address the function graph tracer replaced with return_to_handler is
+ * looked up on the task's return stack.
  */
 
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -71,6 +74,24 @@ bool unwind_frame_step(struct unwind_frame *f)
 		return false;
 	start = pc - offset;
 
+#ifdef CONFIG_FUNCTION_TRACER
+	/*
+	 * Returning into ftrace_caller from the tracer: regs[31] is the
+	 * traced function's pc, regs[1] its own ra (a leaf has not saved it).
+	 */
+	if (start == (unsigned long)ftrace_caller && !f->ra_valid) {
+		struct pt_regs *regs = (struct pt_regs *)f->sp;
+
+		if (!on_stack(f, f->sp, sizeof(*regs)))
+			return false;
+		f->pc = READ_ONCE_NOCHECK(regs->regs[31]);
+		f->ra = READ_ONCE_NOCHECK(regs->regs[1]);
+		f->ra_valid = true;
+		f->sp += sizeof(*regs);
+		return true;
+	}
+#endif
+
 	/* The prologue: the first frame allocation and ra save before pc. */
 	for (ip = (u32 *)start; (unsigned long)ip < pc; ip++) {
 		u32 insn = *ip;
@@ -98,6 +119,11 @@ bool unwind_frame_step(struct unwind_frame *f)
 	} else {
 		return false;
 	}
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (f->pc == (unsigned long)return_to_handler)
+		f->pc = ftrace_graph_ret_addr(f->task, &f->graph_idx, f->pc,
+					      NULL);
+#endif
 	f->sp += frame;
 	f->ra_valid = false;
 	/* The return address is after the call's delay slot. */
@@ -112,6 +138,8 @@ void unwind_frame_init_task(struct unwind_frame *f, struct task_struct *task)
 	f->sp = task->thread.sp;
 	f->ra = 0;
 	f->ra_valid = false;
+	f->task = task;
+	f->graph_idx = 0;
 }
 
 noinline void arch_stack_walk(stack_trace_consume_fn consume_entry,
@@ -121,6 +149,8 @@ noinline void arch_stack_walk(stack_trace_consume_fn consume_entry,
 	struct unwind_frame f;
 	int depth = 0;
 
+	f.task = task;
+	f.graph_idx = 0;
 	if (regs) {
 		f.stack_low = regs->regs[29] & ~(THREAD_SIZE - 1);
 		f.stack_high = f.stack_low + THREAD_SIZE;

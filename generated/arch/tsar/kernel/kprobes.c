@@ -29,6 +29,7 @@
 #define pr_fmt(fmt) "kprobes: " fmt
 
 #include <linux/extable.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
 #include <linux/uaccess.h>
@@ -63,6 +64,24 @@ static bool insn_not_steppable(u32 insn)
 	}
 }
 
+/*
+ * The words of an ftrace call site after the one ftrace switches
+ * (rec->ip, which the kprobes core refuses): the jal's delay slot in
+ * kernel text, the rest of a module's long call (asm/ftrace.h). A break
+ * there would run in a delay slot once the site is switched.
+ */
+static bool in_ftrace_site(unsigned long addr)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	unsigned long site = ftrace_location_range(addr - 20, addr - 4);
+
+	return site && (addr - site == 4 || !core_kernel_text(site));
+#else
+	return false;
+#endif
+}
+NOKPROBE_SYMBOL(in_ftrace_site);
+
 int arch_prepare_kprobe(struct kprobe *p)
 {
 	u32 insn, prev;
@@ -80,6 +99,11 @@ int arch_prepare_kprobe(struct kprobe *p)
 	if (!get_kernel_nofault(prev, p->addr - 1) && insn_has_delay_slot(prev)) {
 		pr_notice("cannot probe %pS: in the delay slot of %08x\n",
 			  p->addr, prev);
+		return -EINVAL;
+	}
+	if (in_ftrace_site((unsigned long)p->addr)) {
+		pr_notice("cannot probe %pS: in a function tracer call site\n",
+			  p->addr);
 		return -EINVAL;
 	}
 

@@ -22,6 +22,9 @@
 #include <asm/syscall.h>
 #include <asm/traps.h>
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/syscalls.h>
+
 /* The user-visible part of pt_regs starts at regs[] and is contiguous. */
 static_assert(offsetof(struct pt_regs, cause) - offsetof(struct pt_regs, regs) ==
 	      offsetof(struct user_regs_struct, cause) -
@@ -270,6 +273,9 @@ asmlinkage long syscall_trace_enter(struct pt_regs *regs)
 	if (secure_computing() == -1)
 		goto skip;
 
+	if (test_thread_flag(TIF_SYSCALL_TRACEPOINT))
+		trace_sys_enter(regs, syscall_get_nr(current, regs));
+
 	audit_syscall_entry(syscall_get_nr(current, regs), regs->regs[4],
 			    regs->regs[5], regs->regs[6], regs->orig_a3);
 	return 0;
@@ -283,6 +289,8 @@ skip:
 asmlinkage void syscall_trace_leave(struct pt_regs *regs)
 {
 	audit_syscall_exit(regs);
+	if (test_thread_flag(TIF_SYSCALL_TRACEPOINT))
+		trace_sys_exit(regs, regs_return_value(regs));
 	if (test_thread_flag(TIF_SYSCALL_TRACE))
 		ptrace_report_syscall_exit(regs, 0);
 }

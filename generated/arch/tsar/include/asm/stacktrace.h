@@ -24,6 +24,8 @@ struct unwind_frame {
 	unsigned long ra;		/* live ra, if ra_valid */
 	bool ra_valid;
 	unsigned long stack_low, stack_high;
+	struct task_struct *task;	/* whose stack */
+	int graph_idx;			/* function graph return stack */
 };
 
 /* Start at a sleeping task's switch point (thread.ra, thread.sp). */

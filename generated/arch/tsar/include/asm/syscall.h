@@ -19,6 +19,7 @@
 #include <asm/unistd.h>
 
 extern void *sys_call_table[];
+#define NR_syscalls		__NR_syscalls
 
 #define SYSCALL_RET_REG		2
 #define SYSCALL_NR_REG		2

@@ -80,6 +80,6 @@ static inline struct thread_info *current_thread_info(void)
 				 _TIF_UPROBE)
 /* Work to do around a system call. */
 #define _TIF_SYSCALL_WORK	(_TIF_SYSCALL_TRACE | _TIF_SECCOMP | \
-				 _TIF_SYSCALL_AUDIT)
+				 _TIF_SYSCALL_AUDIT | _TIF_SYSCALL_TRACEPOINT)
 
 #endif /* _ASM_TSAR_THREAD_INFO_H */
