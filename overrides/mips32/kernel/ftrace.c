@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dynamic ftrace: turning the _mcount call sites of asm/ftrace.h into
- * nops and into calls of ftrace_caller (kernel/mcount.S).
+ * Dynamic ftrace: turning the _mcount call sites of asm/ftrace.h off and
+ * into calls of ftrace_caller (kernel/mcount.S).
  *
  * Each site has one word that switches it, rec->ip, so a CPU running the
  * site sees it on or off, never half-patched (patch_insn_write() stores
  * a whole word through kernel/patch.c, as jump labels do):
  *
- *   kernel text: the jal, a nop when off; jal reaches ftrace_caller,
- *     which is in the same 256 MiB region as the rest of the kernel.
- *   module text: the lui v1 of the long call, "b" over the site when
- *     off; module text may be anywhere, so the site keeps its own
- *     lui/addiu/jalr, aimed at ftrace_caller.
+ *   kernel text: the jal; "addiu sp, sp, 8" when off, which the
+ *     "addiu sp, sp, -8" gcc put in the call's delay slot undoes. That
+ *     slot is never patched: a site is consistent after every single
+ *     store, also while the patching code itself runs through sites it
+ *     is converting (its spinlock calls, at boot). jal reaches
+ *     ftrace_caller, in the same 256 MiB region as the rest of the kernel.
+ *   module text: the lui v1 of the long call, "b" over the site (delay
+ *     slot included) when off; module text may be anywhere, so the site
+ *     keeps its own lui/addiu/jalr, aimed at ftrace_caller.
  *
- * The rest of a site is rewritten once, when ftrace first sees it
- * (addr == MCOUNT_ADDR): at boot, one CPU with interrupts off, or before
- * a module's code has run. gcc's "addiu sp, sp, -8" in the call's delay
- * slot becomes a nop then, so ftrace_caller finds sp untouched, and a
- * module site's addiu gets ftrace_caller's low half.
+ * ftrace_caller, like _mcount, undoes the slot's "addiu sp, sp, -8". A
+ * module site's addiu gets ftrace_caller's low half when ftrace first
+ * sees it (addr == MCOUNT_ADDR), before the module's code has run.
  *
  * The tracer function and whether the graph tracer's entry runs are read
  * by ftrace_caller from two words of data, not patched into its code.
@@ -29,13 +31,12 @@
 
 #include <asm/patch.h>
 
-#define INSN_NOP		0x00000000u
 #define INSN_JAL		0x0c000000u
 #define INSN_B			0x10000000u	/* beq zero, zero, off */
 #define INSN_LUI_V1		0x3c030000u
 #define INSN_ADDIU_V1_V1	0x24630000u
 #define INSN_JALR_V1		0x0060f809u
-#define INSN_ADDIU_SP_M8	0x27bdfff8u
+#define INSN_ADDIU_SP_P8	0x27bd0008u	/* a kernel site, off */
 #define JUMP_REGION		0xf0000000ul
 
 /* A module's site: the words after rec->ip, then the skip when off. */
@@ -96,10 +97,7 @@ static int ftrace_init_site(unsigned long ip)
 
 		if (!jal)
 			return -EINVAL;
-		ret = ftrace_modify_code(ip, jal, INSN_NOP);
-		if (ret)
-			return ret;
-		return ftrace_modify_code(ip + 4, INSN_ADDIU_SP_M8, INSN_NOP);
+		return ftrace_modify_code(ip, jal, INSN_ADDIU_SP_P8);
 	}
 
 	ret = ftrace_modify_code(ip, INSN_LUI_V1 | insn_hi(MCOUNT_ADDR),
@@ -108,13 +106,9 @@ static int ftrace_init_site(unsigned long ip)
 		return ret;
 	if (site[MOD_JALR] != INSN_JALR_V1)
 		return -EINVAL;
-	ret = ftrace_modify_code((unsigned long)&site[MOD_ADDIU_V1],
-				 INSN_ADDIU_V1_V1 | insn_lo(MCOUNT_ADDR),
-				 INSN_ADDIU_V1_V1 | insn_lo(FTRACE_ADDR));
-	if (ret)
-		return ret;
-	return ftrace_modify_code((unsigned long)&site[MOD_SLOT],
-				  INSN_ADDIU_SP_M8, INSN_NOP);
+	return ftrace_modify_code((unsigned long)&site[MOD_ADDIU_V1],
+				  INSN_ADDIU_V1_V1 | insn_lo(MCOUNT_ADDR),
+				  INSN_ADDIU_V1_V1 | insn_lo(FTRACE_ADDR));
 }
 
 int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
@@ -129,7 +123,7 @@ int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 
 		if (!jal)
 			return -EINVAL;
-		return ftrace_modify_code(ip, jal, INSN_NOP);
+		return ftrace_modify_code(ip, jal, INSN_ADDIU_SP_P8);
 	}
 	if (addr != FTRACE_ADDR)
 		return -EINVAL;
@@ -146,7 +140,7 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 
 		if (!jal)
 			return -EINVAL;
-		return ftrace_modify_code(ip, INSN_NOP, jal);
+		return ftrace_modify_code(ip, INSN_ADDIU_SP_P8, jal);
 	}
 	if (addr != FTRACE_ADDR)
 		return -EINVAL;

@@ -3,11 +3,11 @@
  * The function tracer's entry points (asm/ftrace.h has the call site).
  *
  * _mcount is what the sites call until ftrace_init() (or, for a module,
- * ftrace_module_init()) turns them into nops: it only undoes the site's
+ * ftrace_module_init()) turns them off: it only undoes the site's
  * "addiu sp, sp, -8" and returns with ra back to the caller's value.
  *
- * ftrace_caller is what an enabled site calls. Its sp adjustment is gone
- * by then (ftrace_make_nop() replaced it with a nop for good). It saves
+ * ftrace_caller is what an enabled site calls. It undoes the site's
+ * "addiu sp, sp, -8" first (the slot is never patched), then saves
  * a struct pt_regs (all the registers: gcc counts on _mcount to keep
  * everything but at, t4 and, at a module's site, v1), calls the tracer
  * in ftrace_call_func with (ip, parent ip, function_trace_op, NULL), then
@@ -49,7 +49,7 @@ SYM_FUNC_END(_mcount)
 EXPORT_SYMBOL(_mcount)
 
 SYM_CODE_START(ftrace_caller)
-	addiu	sp, sp, -PT_SIZE
+	addiu	sp, sp, 8 - PT_SIZE
 	sw	zero, PT_R0(sp)
 	SAVE_GPRS t0
 	addiu	t0, sp, PT_SIZE
