@@ -21,8 +21,9 @@ pytestmark = pytest.mark.kernel
 ON_PURPOSE_OOPS = {"modules", "hostile-oom", "kernel-rwx"}
 # Run by test_kunit.py in a boot of its own: the self-test modules.
 OTHER_KERNEL = {"kernel-selftest-modules"}
-# Programs that need a disk image attached (tests/boot/test_blockdev.py).
-NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer", "powercut"}
+# Programs that need a disk image attached (tests/boot/test_blockdev.py,
+# test_swap.py: BusyBox's dd and mkswap, and a partition).
+NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer", "powercut", "swap"}
 PROGRAMS = sorted(p.stem for p in (ROOT / "userland" / "tests").glob("*.c")
                   if p.stem not in ON_PURPOSE_OOPS | OTHER_KERNEL | NEEDS_DISK)
 
