@@ -152,8 +152,10 @@ static void check_cycles_group(void)
 	ioctl(lead, PERF_EVENT_IOC_DISABLE, 0);
 	if (read(lead, v, sizeof(v)) != sizeof(v))
 		v[0] = 0;
-	/* The syscall that disables takes its cycle in user mode but does
-	 * not complete there. */
+	/*
+	 * The syscall that disables takes its cycle in user mode but does
+	 * not complete there.
+	 */
 	printf("perf-hw: group of %ld events\n", (long)v[0]);
 	report("cycles-with-instructions", v[0] == 2 && v[2] >= 150000 && v[1] >= v[2] &&
 	       v[1] - v[2] <= 2, "%ld cycles, %ld instructions", (long)v[1], (long)v[2]);
@@ -171,8 +173,10 @@ static void check_exceptions(void)
 		return;
 	count_getpids(fd, 10);
 	c = count_getpids(fd, 500);
-	/* 500 getpid() and the disabling ioctl; the enabling one was taken
-	 * before the counter started. */
+	/*
+	 * 500 getpid() and the disabling ioctl; the enabling one was taken
+	 * before the counter started.
+	 */
 	report("exceptions-exact", c == 501, "%ld user-mode exceptions for %ld getpid()",
 	       (long)c, 500);
 	close(fd);

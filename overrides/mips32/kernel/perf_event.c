@@ -102,8 +102,10 @@ static u64 pmu_event_update(struct perf_event *event)
 	return now;
 }
 
-/* Start the counter so that it overflows after the period's remainder;
- * true when a period ended (a sample is due). */
+/*
+ * Start the counter so that it overflows after the period's remainder;
+ * true when a period ended (a sample is due).
+ */
 static bool pmu_event_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
