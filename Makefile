@@ -4,6 +4,7 @@
 #   make run            the main job (generate, build kernel + emulator, boot)
 #   make test           every test
 #   make bench          emulator benchmark and guest figures (not pass/fail)
+#   make bench-tracing  what ftrace (off and on) and perf counting cost (in make bench)
 #   make bench-sister   qmips on QEMU mipssim next to stock arch/mips on Malta
 #   make disk           ext4 root file system image for the block device
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
@@ -86,14 +87,14 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS) $(KCC)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-sister bench-disk busybox-ref test-busybox \
+	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk busybox-ref test-busybox \
 	test-stress test-coverage features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,16p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -348,7 +349,8 @@ test: deps emulator
 # then the SMP figures on 1, 2, 4 and 8 CPUs, for which the bench
 # also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/),
 # then the userland's: boot to the BusyBox shell prompt and a shell workload on
-# TSAR next to the reference BusyBox under qemu-mipsel (busybox-ref).
+# TSAR next to the reference BusyBox under qemu-mipsel (busybox-ref), then
+# what tracing and perf counting cost (bench-tracing).
 SMP8_SPEC := specs/tsar-smp8.yaml
 
 bench: emulator kernel
@@ -366,6 +368,7 @@ ifneq ($(ROOTFS_LIST),)
 		--busybox $(UOUT)/busybox/busybox --config $(UOUT)/busybox/.config \
 		--busybox-build $(BBREF) --bootargs "$(BOOTARGS)"
 endif
+	$(MAKE) --no-print-directory bench-tracing
 
 # Real workloads (boot to power-off, the kernel-heavy mix /bin/bench, the
 # shell workload) with the emulator of an earlier commit (BENCH_BASE: main
@@ -385,6 +388,17 @@ bench-real: emulator kernel
 		--dtb $(KOUT)/$(PLATFORM).dtb --vmlinux $(KOUT)/vmlinux \
 		$(if $(ROOTFS_LIST),--lists $(BENCH_LISTS) \
 		--busybox $(UOUT)/busybox/busybox --config $(UOUT)/busybox/.config)
+
+# What tracing and perf counting cost, in guest instructions of a null
+# syscall and of a make-like job (scripts/bench-tracing.py, /bin/trace-cost):
+# the tracing variant (variants/tracing.config: function and graph tracers,
+# syscall tracepoints, all off at boot; built only here, in
+# $(KOUT)-tracing/) next to the default kernel, each tracer on against
+# off, and a perf counting event against none. Figures, not a test.
+bench-tracing: emulator kernel
+	$(MAKE) --no-print-directory kernel VARIANT=tracing JOBS=$(JOBS)
+	$(PYTHON) scripts/bench-tracing.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
+		--vmlinux $(KOUT)/vmlinux --vmlinux-tracing $(KOUT)-tracing/vmlinux
 
 # Block-device throughput through the root file system: a large
 # sequential write + fsync, then a read, in guest time and guest

@@ -36,7 +36,8 @@ static int tracefs_put(const char *file, const char *text, int flags)
 }
 
 /* Print each line of TRACEFS/trace but its '#' header, as "<prog>: trace: <line>". */
-static void tracefs_print_trace(const char *prog)
+static __attribute__((unused))
+void tracefs_print_trace(const char *prog)
 {
 	static char buf[65536];
 	int fd = open(TRACEFS "/trace", O_RDONLY, 0);
