@@ -39,19 +39,26 @@ ROOT = Path(__file__).resolve().parent.parent
 APPEND = "console=ttyVTTY0"
 PROG = "trace-cost"
 
-LINE_RE = re.compile(rf"^{PROG}: (\w+) (null_syscall|build|counted) (\d+) ", re.M)
+LINE_RE = re.compile(rf"^{PROG}: (\w+) (\w+) (\d+) ", re.M)
 ICOUNT_RE = re.compile(r"guest exit status (\d+) after (\d+) instructions")
+# Kernel reports that say the traced work outgrew the CPU.
+STALL_RE = re.compile(r"rcu: INFO: .*stall|hrtimer: interrupt took \d+ ns")
 
-# (row label, kernel, mode, what the ratio is against: (kernel, mode) or None)
+# (row label, kernel, mode, the row its ratios are against: (kernel, mode))
 ROWS = [
-    ("default kernel, nothing on", "default", "off", None),
+    ("default kernel", "default", "off", None),
     ("tracing kernel, tracing off", "tracing", "off", ("default", "off")),
     ("  function tracer, every function", "tracing", "function", ("tracing", "off")),
-    ("  function_graph, every function", "tracing", "function_graph", ("tracing", "off")),
-    ("  raw_syscalls sys_enter + sys_exit", "tracing", "raw_syscalls", ("tracing", "off")),
-    ("default kernel, perf counting", "default", "perf", ("default", "off")),
+    ("  function_graph, every function, funcgraph-irqs off", "tracing",
+     "function_graph_noirqs", ("tracing", "off")),
+    ("  raw_syscalls sys_enter + sys_exit events", "tracing", "raw_syscalls",
+     ("tracing", "off")),
+    ("default kernel, perf counting instructions", "default", "perf", ("default", "off")),
 ]
-MODES = {"default": "off,perf", "tracing": "off,function,function_graph,raw_syscalls"}
+MODES = {"default": "off,perf",
+         "tracing": "off,function,function_graph_noirqs,raw_syscalls"}
+FIGURES = [("null_syscall", "null syscall"), ("build", "build round"),
+           ("user_loop", "user loop")]
 
 
 def emu_cmd(args, kernel, append):
@@ -72,18 +79,19 @@ def boot(cmd, timeout):
 
 
 def figures(args, kernel):
-    """{(mode, what): instructions} of /bin/trace-cost on one kernel, the
-    command, and the boot's instructions."""
+    """{(mode, figure): value} printed by /bin/trace-cost on one kernel, the
+    command, the kernel's stall reports."""
     append = (f"{APPEND} portkit_run={PROG} trace_cost_modes={MODES[kernel]} "
               f"trace_cost_rounds={args.rounds} trace_cost_units={args.units} "
-              f"trace_cost_calls={args.calls}")
+              f"trace_cost_calls={args.calls} trace_cost_loop={args.loop}")
     cmd = emu_cmd(args, kernel, append)
     out, _ = boot(cmd, args.timeout)
     if f"portkit-run: {PROG} exited with status 0" not in out:
         sys.exit(f"bench-tracing: /bin/{PROG} failed on the {kernel} kernel:\n"
                  + "\n".join(ln for ln in out.splitlines() if ln.startswith(PROG))
                  + "\n" + out[-1500:])
-    return {(m.group(1), m.group(2)): int(m.group(3)) for m in LINE_RE.finditer(out)}, cmd
+    found = {(m.group(1), m.group(2)): int(m.group(3)) for m in LINE_RE.finditer(out)}
+    return found, cmd, STALL_RE.findall(out)
 
 
 def fmt(n):
@@ -91,7 +99,7 @@ def fmt(n):
 
 
 def ratio(a, b):
-    return "-" if a is None or not b else f"x{a / b:.3f}"
+    return "-" if a is None or not b else f"x{a / b:.2f}"
 
 
 def main():
@@ -103,52 +111,71 @@ def main():
     ap.add_argument("--rounds", type=int, default=5, help="measured rounds per figure")
     ap.add_argument("--units", type=int, default=8, help="sources per build round")
     ap.add_argument("--calls", type=int, default=1000, help="getppid() per round")
+    ap.add_argument("--loop", type=int, default=1000000,
+                    help="iterations of the 3-instruction user loop")
     ap.add_argument("--timeout", type=int, default=1800, help="per boot, seconds")
     args = ap.parse_args()
 
     t0 = time.time()
-    figs, cmds, boots = {}, {}, {}
+    figs, cmds, stalls, boots = {}, {}, {}, {}
     for kernel in ("default", "tracing"):
-        found, cmds[kernel] = figures(args, kernel)
+        found, cmds[kernel], stalls[kernel] = figures(args, kernel)
         for (mode, what), n in found.items():
             figs[kernel, mode, what] = n
         # The boot alone: smoke checks and power-off, no program.
         _, boots[kernel] = boot(emu_cmd(args, kernel, APPEND), args.timeout)
 
-    print("Tracing and perf costs, guest instructions (tsar-emu: CP0 Count ="
-          " instructions; fewest of the rounds)")
-    head = ("", "null syscall", "ratio", f"build round ({args.units} units)", "ratio",
-            "against")
+    print("What tracing and perf counting cost, in guest instructions (CP0 Count:"
+          " instructions, plus idle time;\nfewest of the rounds; x = ratio to the"
+          " row named in 'against')")
+    head = ["", "null syscall", "", f"build round, {args.units} units", "",
+            "user loop /1000", "", "CPU 0 idle", "against"]
     rows = [head]
     for label, kernel, mode, base in ROWS:
         cells = [label]
-        for what in ("null_syscall", "build"):
+        for what, _ in FIGURES:
             n = figs.get((kernel, mode, what))
-            cells += [fmt(n), ratio(n, figs.get((*base, what))) if base else "-"]
-        cells.append(f"{base[0]} kernel, {'nothing on' if base[1] == 'off' else base[1]}"
-                     if base else "-")
+            cells += [fmt(n), ratio(n, figs.get((*base, what))) if base else ""]
+        idle = figs.get((kernel, mode, "cpu0_idle"))
+        cells.append("-" if idle is None else f"{idle * 10} ms")
+        cells.append("" if not base else
+                     next(lbl.strip() for lbl, k, m, _ in ROWS if (k, m) == base))
         rows.append(cells)
-    rows.append(["boot, smoke checks, power-off (default)", f"{boots['default']:,}",
-                 "-", "", "", "-"])
-    rows.append(["boot, smoke checks, power-off (tracing)", f"{boots['tracing']:,}",
-                 ratio(boots["tracing"], boots["default"]), "", "", "default kernel"])
+    rows.append(["boot, smoke checks, power-off: default kernel", "", "",
+                 f"{boots['default']:,}", "", "", "", "", ""])
+    rows.append(["boot, smoke checks, power-off: tracing kernel", "", "",
+                 f"{boots['tracing']:,}", ratio(boots["tracing"], boots["default"]),
+                 "", "", "", "default kernel"])
     w = [max(len(r[i]) for r in rows) for i in range(len(head))]
     for i, r in enumerate(rows):
-        print("  " + "  ".join(c.ljust(w[j]) if j in (0, 5) else c.rjust(w[j])
+        print("  " + "  ".join(c.ljust(w[j]) if j in (0, len(head) - 1) else c.rjust(w[j])
                                for j, c in enumerate(r)).rstrip())
         if i == 0:
             print("  " + "  ".join("-" * x for x in w))
+    print(f"null syscall: instructions per getppid(), best of {args.rounds} x {args.calls};"
+          f" build round: best of {args.rounds} after a warm-up;\nuser loop: Count per 1000"
+          f" user instructions of a {3 * args.loop:,}-instruction loop (what the"
+          f" interrupts take);\nCPU 0 idle: /proc/stat over the {args.rounds} build rounds"
+          f" (10 ms ticks).")
     counted = figs.get(("default", "perf", "counted"))
     if counted:
-        print(f"perf's own count of that build round: {counted:,} instructions "
-              f"(user + kernel, inherited; the Count difference also has the "
-              f"interrupts and kernel threads on CPU 0)")
+        print(f"perf's own count of its best build round: {counted:,} instructions"
+              f" (user + kernel, the children's inherited)")
+    for kernel in ("default", "tracing"):
+        if stalls[kernel]:
+            print(f"{kernel} kernel reported {len(stalls[kernel])} stall(s):"
+                  f" {'; '.join(sorted(set(stalls[kernel])))}")
+        times = ", ".join(f"{m} {figs[kernel, m, 'guest_time'] / 1000:.1f} s"
+                          for m in MODES[kernel].split(",")
+                          if (kernel, m, "guest_time") in figs)
+        print(f"{kernel} kernel, guest time per mode: {times}")
     print("Commands:")
     for kernel in ("default", "tracing"):
-        print(f"  {kernel}: {shlex.join(cmds[kernel])}")
-        print(f"  {kernel} boot alone: {shlex.join(emu_cmd(args, kernel, APPEND))}")
+        print(f"  {shlex.join(cmds[kernel])}")
+    for kernel in ("default", "tracing"):
+        print(f"  {shlex.join(emu_cmd(args, kernel, APPEND))}")
     print(f"({time.time() - t0:.0f} s of host time)")
-    missing = [(k, m, w) for _, k, m, _ in ROWS for w in ("null_syscall", "build")
+    missing = [(k, m, w) for _, k, m, _ in ROWS for w, _ in FIGURES
                if (k, m, w) not in figs]
     if missing:
         print(f"bench-tracing: missing figures: {missing}")

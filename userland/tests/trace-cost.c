@@ -227,7 +227,7 @@ static void teardown(unsigned int units)
 }
 
 static struct {
-	unsigned int rounds, units, calls;
+	unsigned int rounds, units, calls, loop;
 	long perf_fd;		/* the perf mode's event, or -1 */
 } cfg = { .perf_fd = -1 };
 
@@ -240,11 +240,56 @@ static unsigned long long perf_count(void)
 	return v;
 }
 
-/* Both figures for one mode: 0, or -1 if the build failed. */
+/* n iterations of 3 user-mode instructions. */
+static __attribute__((noinline)) void user_loop(unsigned long n)
+{
+	__asm__ __volatile__("1:	addiu	%0, %0, -1\n"
+			     "	bnez	%0, 1b\n"
+			     "	 nop\n" : "+r" (n));
+}
+
+/*
+ * CPU 0's idle time from /proc/stat, in USER_HZ ticks: a Count difference
+ * counts idle time too, which is zero unless something waits.
+ */
+static unsigned long cpu0_idle(void)
+{
+	static char text[2048];
+	char *p;
+	int i;
+
+	if (read_file("/proc/stat", text, sizeof(text)) < 0)
+		return 0;
+	for (p = text; strncmp(p, "cpu0 ", 5); p++) {
+		p = strchr(p, '\n');
+		if (!p)
+			return 0;
+	}
+	for (p += 5, i = 0; i < 3; i++) {	/* user, nice, system */
+		while (*p == ' ')
+			p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	while (*p == ' ')
+		p++;
+	return parse_uint(p);
+}
+
+/* The figures of one mode: 0, or -1 if the build failed. */
 static int measure(const char *mode)
 {
-	unsigned int r, i, t, best = ~0u;
+	unsigned int r, i, t, k, best = ~0u;
 	unsigned long long c, counted = 0;
+	unsigned long idle;
+
+	/* What the interrupts (the tick, traced or not) take from user code */
+	t = cycles();
+	user_loop(cfg.loop);
+	t = cycles() - t;
+	k = cfg.loop * 3 / 1000;
+	printf(PROG ": %s user_loop %u per 1000 user instructions (%u of them)\n", mode,
+	       (t + k / 2) / k, k * 1000);
 
 	for (r = 0; r < cfg.rounds; r++) {
 		t = cycles();
@@ -262,6 +307,7 @@ static int measure(const char *mode)
 	if (cfg.rounds > 1 && build(cfg.units))	/* warm-up */
 		return -1;
 	best = ~0u;
+	idle = cpu0_idle();
 	for (r = 0; r < cfg.rounds; r++) {
 		c = perf_count();
 		t = cycles();
@@ -273,8 +319,11 @@ static int measure(const char *mode)
 			counted = perf_count() - c;
 		}
 	}
+	idle = cpu0_idle() - idle;
 	printf(PROG ": %s build %u per round (best of %u, %u units)\n", mode, best,
 	       cfg.rounds, cfg.units);
+	printf(PROG ": %s cpu0_idle %lu ticks of USER_HZ in the %u rounds\n", mode, idle,
+	       cfg.rounds);
 	if (cfg.perf_fd >= 0)
 		printf(PROG ": %s counted %lu instructions in that round\n", mode,
 		       (unsigned long)counted);
@@ -323,6 +372,11 @@ static int switch_mode(const char *mode, int on)
 		return err;
 	if (!strcmp(mode, "function") || !strcmp(mode, "function_graph")) {
 		err = put("current_tracer", on ? mode : "nop");
+	} else if (!strcmp(mode, "function_graph_noirqs")) {
+		/* Hard interrupts' functions hooked, not recorded */
+		err = put("options/funcgraph-irqs", on ? "0" : "1");
+		if (!err)
+			err = put("current_tracer", on ? "function_graph" : "nop");
 	} else if (!strcmp(mode, "raw_syscalls")) {
 		err = put("events/raw_syscalls/sys_enter/enable", on ? "1" : "0");
 		if (!err)
@@ -339,7 +393,8 @@ int main(int argc, char **argv, char **envp)
 	char mode[32];
 	const char *end;
 	unsigned int len;
-	long err;
+	long long t;
+	long err, t0;
 	int status = 0;
 
 	environ_ = envp;
@@ -351,7 +406,8 @@ int main(int argc, char **argv, char **envp)
 	cfg.rounds = env_uint(envp, "trace_cost_rounds", 1);
 	cfg.units = env_uint(envp, "trace_cost_units", 1);
 	cfg.calls = env_uint(envp, "trace_cost_calls", 100);
-	if (!cfg.rounds || !cfg.calls || cfg.units > MAX_UNITS) {
+	cfg.loop = env_uint(envp, "trace_cost_loop", 100000);
+	if (!cfg.rounds || !cfg.calls || cfg.loop < 1000 || cfg.units > MAX_UNITS) {
 		printf(PROG ": bad settings\n");
 		return 1;
 	}
@@ -363,6 +419,16 @@ int main(int argc, char **argv, char **envp)
 		printf(PROG ": sched_setaffinity: errno %ld\n", -err);
 		return 1;
 	}
+	/*
+	 * The random pool initialised: until then each exec's random bytes
+	 * (the stack's AT_RANDOM, ASLR) are extracted from the input pool
+	 * with BLAKE2s, about a seventh of a build round, so a mode measured
+	 * after the pool is ready would look cheaper than one before.
+	 */
+	t = now_us();
+	err = my_syscall3(__NR_getrandom, &t0, sizeof(t0), 0);
+	printf(PROG ": random pool ready after %lu ms (getrandom %ld)\n",
+	       (unsigned long)(now_us() - t) / 1000, err);
 	if (cfg.units && setup(cfg.units)) {
 		printf(PROG ": setup in " TOP ": errno %d\n", errno);
 		return 1;
@@ -375,6 +441,7 @@ int main(int argc, char **argv, char **envp)
 		memcpy(mode, modes, len);
 		mode[len] = 0;
 		modes = end ? end + 1 : modes + strlen(modes);
+		t = now_us();
 		err = switch_mode(mode, 1);
 		if (err) {
 			printf(PROG ": %s unavailable: errno %ld\n", mode, err);
@@ -386,6 +453,8 @@ int main(int argc, char **argv, char **envp)
 			status = 1;
 		}
 		switch_mode(mode, 0);
+		printf(PROG ": %s guest_time %lu ms (the mode on, measured, off)\n", mode,
+		       (unsigned long)(now_us() - t) / 1000);
 	}
 	teardown(cfg.units);
 	printf(PROG ": done\n");
