@@ -6,16 +6,19 @@ Two kernels of the same spec: the default one (no ftrace) and the tracing
 variant (variants/tracing.config: function tracer, dynamic ftrace, function
 graph tracer, syscall tracepoints, nothing enabled at boot). /bin/trace-cost
 (userland/tests/trace-cost.c) measures, in guest instructions (CP0 Count
-through rdhwr: one per instruction in tsar-emu, everything pinned to CPU 0),
-a null system call (getppid) and a round of a make-like job without the
-compiler (per unit: make's stats, fork + exec of a "compiler" that reads a
-source and a header, writes and reads back a temporary, writes an object;
-then a "link" and "make clean"), the fewest of several rounds, in modes:
+through rdhwr: one per instruction in tsar-emu, plus idle time; everything
+pinned to CPU 0), a null system call (getppid), a round of a make-like job
+without the compiler (per unit: make's stats, fork + exec of a "compiler"
+that reads a source and a header, writes and reads back a temporary, writes
+an object; then a "link" and "make clean"), the fewest of several rounds,
+and what the interrupts take from a user-mode loop, in these modes:
 
 * default kernel: nothing on; a perf counting event (instructions, user +
   kernel, inherit=1) on the task;
 * tracing kernel: nothing on; the function tracer on every function;
-  function_graph on every function; the raw_syscalls sys_enter and
+  function_graph on every function with funcgraph-irqs off (with it on,
+  the graph tracer's work in the traced tick outgrows the CPU: RCU stalls,
+  minutes of guest time per system call); the raw_syscalls sys_enter and
   sys_exit events.
 
 It also boots each kernel to power-off with the smoke checks alone
@@ -25,7 +28,7 @@ tracing mode against tracing off on the same kernel, perf against none.
 
 Usage: bench-tracing.py [--emu E] [--dtb D] [--vmlinux V]
                         [--vmlinux-tracing VT] [--rounds R] [--units U]
-                        [--calls N]
+                        [--calls N] [--loop N] [--timeout S]
 """
 import argparse
 import re
@@ -154,8 +157,8 @@ def main():
             print("  " + "  ".join("-" * x for x in w))
     print(f"null syscall: instructions per getppid(), best of {args.rounds} x {args.calls};"
           f" build round: best of {args.rounds} after a warm-up;\nuser loop: Count per 1000"
-          f" user instructions of a {3 * args.loop:,}-instruction loop (what the"
-          f" interrupts take);\nCPU 0 idle: /proc/stat over the {args.rounds} build rounds"
+          f" user instructions of {args.rounds} runs of a {3 * args.loop:,}-instruction"
+          f" loop (what the interrupts take);\nCPU 0 idle: /proc/stat over the {args.rounds} build rounds"
           f" (10 ms ticks).")
     counted = figs.get(("default", "perf", "counted"))
     if counted:

@@ -2,12 +2,15 @@
 /*
  * What tracing and perf counting cost, in guest instructions: CP0 Count
  * read with rdhwr $2, one count per instruction in the emulator plus idle
- * time, which never passes here (this program and its children run on
- * CPU 0 only and wait for nothing but each other). Run by `make bench`
- * (scripts/bench-tracing.py) on the default kernel and on the tracing
- * variant (variants/tracing.config), which makes the ratios.
+ * time. This program and its children run on CPU 0 only and wait for
+ * nothing but each other, so there is no idle time unless the kernel
+ * waits (CPU 0's idle time over the build rounds is printed too). Run by
+ * `make bench` (scripts/bench-tracing.py) on the default kernel and on the
+ * tracing variant (variants/tracing.config), which makes the ratios.
  *
- * Two figures per mode:
+ * Figures per mode:
+ * - user_loop: Count per 1000 instructions of a user-mode loop, what the
+ *   interrupts (the tick, traced or not) take from a program;
  * - null_syscall: instructions per getppid(), fewest of the rounds;
  * - build: instructions per round of a make-like job without a compiler,
  *   fewest of the rounds after a warm-up one. For each of the units, make
@@ -21,17 +24,18 @@
  * Modes:
  * - off: nothing enabled;
  * - function, function_graph: that tracer on every function, recording
- *   into the ring buffer;
+ *   into the ring buffer; function_graph_noirqs: function_graph with the
+ *   funcgraph-irqs option off (hard interrupts' functions not recorded);
  * - raw_syscalls: the raw_syscalls sys_enter and sys_exit events;
  * - perf: a counting perf event on this task (instructions, user and
  *   kernel, inherited by the children).
  *
  * Settings (kernel command line words that /init passes on):
  * trace_cost_modes=a,b,... (default off), trace_cost_rounds (1),
- * trace_cost_units (1), trace_cost_calls (100). The defaults keep it
- * cheap where every program runs (the debug kernel's boot). Prints
- *   trace-cost: <mode> null_syscall <n> per call (...)
- *   trace-cost: <mode> build <n> per round (...)
+ * trace_cost_units (0: no build), trace_cost_calls (100), trace_cost_loop
+ * (iterations of 3 instructions, 100000). The defaults keep it cheap
+ * where every program runs (the debug kernel's boot). Prints
+ *   trace-cost: <mode> <figure> <n> ...
  * and "trace-cost: <mode> unavailable: ..." for a mode the kernel lacks
  * (exit status 1 then, as when the job itself fails).
  */
@@ -50,6 +54,7 @@
 #define OBJ_SIZE	4096
 #define CHUNK		4096	/* per write(), as stdio's buffer */
 #define MAX_UNITS	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static char buf[MAX_UNITS * OBJ_SIZE];
 static char **environ_;
@@ -82,7 +87,7 @@ static char *unit_path(char *path, const char *dir, const char *stem,
 	return path;
 }
 
-/* The whole file into buf: its length, or -1. */
+/* Up to size bytes of the file into to: how many, or -1. */
 static long slurp(const char *path, char *to, long size)
 {
 	long n, len = 0;
@@ -149,8 +154,7 @@ static int run_ld(unsigned int units)
 	return spill(TOP "/out/prog", buf, units * OBJ_SIZE, 0755) ? 7 : 0;
 }
 
-/* Fork, execute this program as "trace-cost <what> <n>", wait: 0 if it
- * exited with status 0. */
+/* Fork, run this program as "trace-cost <what> <n>", wait: 0 if it exited 0. */
 static int spawn(const char *what, unsigned int n)
 {
 	char arg[12];
@@ -203,7 +207,7 @@ static int setup(unsigned int units)
 	char path[64];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (mkdir(dirs[i], 0755) && errno != EEXIST)
 			return -1;
 	for (i = 0; i < SRC_SIZE; i++)
@@ -222,7 +226,7 @@ static void teardown(unsigned int units)
 	for (i = 0; i < units; i++)
 		unlink(unit_path(path, "src", "u", i, ".c"));
 	unlink(TOP "/include/common.h");
-	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0; )
+	for (i = ARRAY_SIZE(dirs); i-- > 0; )
 		rmdir(dirs[i]);
 }
 
@@ -279,17 +283,19 @@ static unsigned long cpu0_idle(void)
 /* The figures of one mode: 0, or -1 if the build failed. */
 static int measure(const char *mode)
 {
-	unsigned int r, i, t, k, best = ~0u;
+	unsigned int r, i, t, k, start, best = ~0u;
 	unsigned long long c, counted = 0;
 	unsigned long idle;
 
 	/* What the interrupts (the tick, traced or not) take from user code */
-	t = cycles();
-	user_loop(cfg.loop);
-	t = cycles() - t;
-	k = cfg.loop * 3 / 1000;
-	printf(PROG ": %s user_loop %u per 1000 user instructions (%u of them)\n", mode,
-	       (t + k / 2) / k, k * 1000);
+	for (r = 0, t = 0; r < cfg.rounds; r++) {
+		start = cycles();
+		user_loop(cfg.loop);
+		t += cycles() - start;
+	}
+	k = cfg.loop * 3 / 1000 * cfg.rounds;
+	printf(PROG ": %s user_loop %u per 1000 user instructions (%u x %u)\n", mode,
+	       (t + k / 2) / k, cfg.rounds, cfg.loop * 3);
 
 	for (r = 0; r < cfg.rounds; r++) {
 		t = cycles();
@@ -372,11 +378,16 @@ static int switch_mode(const char *mode, int on)
 		return err;
 	if (!strcmp(mode, "function") || !strcmp(mode, "function_graph")) {
 		err = put("current_tracer", on ? mode : "nop");
-	} else if (!strcmp(mode, "function_graph_noirqs")) {
+	} else if (!strcmp(mode, "function_graph_noirqs") && on) {
 		/* Hard interrupts' functions hooked, not recorded */
-		err = put("options/funcgraph-irqs", on ? "0" : "1");
+		err = put("options/funcgraph-irqs", "0");
 		if (!err)
-			err = put("current_tracer", on ? "function_graph" : "nop");
+			err = put("current_tracer", "function_graph");
+	} else if (!strcmp(mode, "function_graph_noirqs")) {
+		/* Off before the interrupts are recorded again */
+		err = put("current_tracer", "nop");
+		if (!err)
+			err = put("options/funcgraph-irqs", "1");
 	} else if (!strcmp(mode, "raw_syscalls")) {
 		err = put("events/raw_syscalls/sys_enter/enable", on ? "1" : "0");
 		if (!err)
@@ -404,7 +415,7 @@ int main(int argc, char **argv, char **envp)
 		return run_ld(atoi(argv[2]));
 
 	cfg.rounds = env_uint(envp, "trace_cost_rounds", 1);
-	cfg.units = env_uint(envp, "trace_cost_units", 1);
+	cfg.units = env_uint(envp, "trace_cost_units", 0);
 	cfg.calls = env_uint(envp, "trace_cost_calls", 100);
 	cfg.loop = env_uint(envp, "trace_cost_loop", 100000);
 	if (!cfg.rounds || !cfg.calls || cfg.loop < 1000 || cfg.units > MAX_UNITS) {
@@ -422,13 +433,15 @@ int main(int argc, char **argv, char **envp)
 	/*
 	 * The random pool initialised: until then each exec's random bytes
 	 * (the stack's AT_RANDOM, ASLR) are extracted from the input pool
-	 * with BLAKE2s, about a seventh of a build round, so a mode measured
-	 * after the pool is ready would look cheaper than one before.
+	 * with BLAKE2s, a fifth of a build round, so a mode measured after
+	 * the pool is ready would look cheaper than one before.
 	 */
-	t = now_us();
-	err = my_syscall3(__NR_getrandom, &t0, sizeof(t0), 0);
-	printf(PROG ": random pool ready after %lu ms (getrandom %ld)\n",
-	       (unsigned long)(now_us() - t) / 1000, err);
+	if (cfg.units) {
+		t = now_us();
+		err = my_syscall3(__NR_getrandom, &t0, sizeof(t0), 0);
+		printf(PROG ": random pool ready after %lu ms (getrandom %ld)\n",
+		       (unsigned long)(now_us() - t) / 1000, err);
+	}
 	if (cfg.units && setup(cfg.units)) {
 		printf(PROG ": setup in " TOP ": errno %d\n", errno);
 		return 1;
