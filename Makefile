@@ -9,6 +9,7 @@
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   make test-coverage  kcov and gcov on the coverage kernel variant
+#   make test-ftrace-startup  the kernel's ftrace startup tests at boot
 #   make features       the arch's Documentation/features table next to peer arches
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
@@ -87,13 +88,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-sister bench-disk busybox-ref test-busybox \
-	test-stress test-coverage features \
+	test-stress test-coverage test-ftrace-startup features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,16p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -337,6 +338,9 @@ test-stress: emulator kernel
 # only this target builds.
 test-coverage: emulator
 	PORTKIT_COVERAGE=1 $(PYTHON) -m pytest -s tests/boot/test_coverage.py
+
+test-ftrace-startup: emulator
+	PORTKIT_FTRACE_STARTUP=1 $(PYTHON) -m pytest -s tests/boot/test_ftrace_startup.py
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator
