@@ -583,6 +583,47 @@ def cp0_fields_fit(d, report):
         report("isa.cp0.ebase_cpunum", "field exceeds the 32-bit register")
 
 
+PMU_CONTROL_FIELDS = ("exl", "k", "u", "ie", "event")
+
+
+@rule
+def cp0_pmu_complete(d, report):
+    cp0 = d["isa"]["cp0"]
+    pmu = cp0["pmu"] if cp0 else None
+    if not pmu or not pmu["counters"]:
+        return
+    for key in ("irq_line", "control_fields", "events"):
+        if not pmu[key]:
+            report(f"isa.cp0.pmu.{key}", "is required when isa.cp0.pmu.counters is not 0")
+    if pmu["irq_line"] is not None and pmu["irq_line"] >= cp0["hw_irq_lines"]:
+        report("isa.cp0.pmu.irq_line", f"line {pmu['irq_line']} is not below "
+               f"isa.cp0.hw_irq_lines ({cp0['hw_irq_lines']})")
+    fields = pmu["control_fields"] or {}
+    for name in PMU_CONTROL_FIELDS:
+        if fields and name not in fields:
+            report("isa.cp0.pmu.control_fields", f"has no '{name}' field")
+    for name, f in fields.items():
+        if f is not None and f["lsb"] + f["width"] > 32:
+            report(f"isa.cp0.pmu.control_fields.{name}", "field exceeds the 32-bit register")
+    ev = fields.get("event")
+    for name, v in (pmu["events"] or {}).items():
+        if ev and v is not None and v >= 1 << ev["width"]:
+            report(f"isa.cp0.pmu.events.{name}", f"{v} does not fit the {ev['width']}-bit "
+                   "event field")
+    # MIPS32's layout, which the emulator and the kernel driver assume:
+    # PerfCtl n at select 2n, PerfCnt n at 2n + 1, all in one register.
+    regs = cp0["registers"]
+    first = regs.get("perfctl0")
+    for n in range(pmu["counters"]):
+        for sel, reg in ((2 * n, f"perfctl{n}"), (2 * n + 1, f"perfcnt{n}")):
+            if reg not in regs:
+                report("isa.cp0.registers", f"has no '{reg}' for counter {n} of "
+                       f"isa.cp0.pmu.counters ({pmu['counters']})")
+            elif first and regs[reg] and list(regs[reg]) != [first[0], sel]:
+                report(f"isa.cp0.registers.{reg}", f"must be [{first[0]}, {sel}] (PerfCtl n "
+                       "at select 2n, PerfCnt n at 2n + 1 of one register)")
+
+
 @rule
 def cp0_registers_unique(d, report):
     cp0 = d["isa"]["cp0"]

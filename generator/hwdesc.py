@@ -338,6 +338,19 @@ def header_text(project, source_files: list[str]) -> str:
     if cp0.get("general_vector_offset") is not None:
         h.define("CP0_GENERAL_VECTOR_OFFSET", _hex(cp0["general_vector_offset"]),
                  f"{sp}: isa.cp0.general_vector_offset")
+    pmu = cp0.get("pmu") or {}
+    h.section("Performance counters (isa.cp0.pmu)")
+    h.define("CP0_PMU_COUNTERS", str(pmu.get("counters") or 0),
+             f"{sp}: isa.cp0.pmu.counters" + ("" if pmu else " (no pmu: none)"))
+    if pmu.get("counters"):
+        h.define("CP0_PMU_IRQ_LINE", str(pmu["irq_line"]), f"{sp}: isa.cp0.pmu.irq_line")
+        for name, f in sorted(pmu["control_fields"].items(), key=lambda kv: (kv[1]["lsb"], kv[0])):
+            h.define(f"CP0_PERFCTL_{_macro(name)}", _u(_field_mask(f)),
+                     f"{sp}: isa.cp0.pmu.control_fields.{name}")
+            h.define(f"CP0_PERFCTL_{_macro(name)}_SHIFT", str(f["lsb"]),
+                     f"{sp}: isa.cp0.pmu.control_fields.{name}")
+        for name, v in sorted(pmu["events"].items(), key=lambda kv: (kv[1], kv[0])):
+            h.define(f"CP0_PMU_EVENT_{_macro(name)}", str(v), f"{sp}: isa.cp0.pmu.events.{name}")
     if cp0.get("exception_codes"):
         h.section("Exception codes (isa.cp0.exception_codes)")
         for name, v in sorted(cp0["exception_codes"].items(), key=lambda kv: (kv[1], kv[0])):

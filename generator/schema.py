@@ -307,6 +307,17 @@ CP0 = Map(doc="coprocessor 0 as implemented", required=False, fields={
     "hw_irq_lines": Int(doc="hardware interrupt lines (Cause.IP2..)", min=1, max=6),
     "exception_codes": Table(doc="Cause.ExcCode values", value=Int(min=0, max=31)),
     "general_vector_offset": Int(doc="general exception vector offset from EBase", min=0),
+    "pmu": Map(doc="performance counters: MIPS32 PerfCtl/PerfCnt pairs (registers perfctl<n>, "
+                   "perfcnt<n>), Config1.PC set", required=False, fields={
+        "counters": Int(doc="counter pairs (0: no counters)", min=0, max=4),
+        "irq_line": Int(doc="CPU interrupt line an overflow raises (IntCtl.IPPCI = 2 + line); "
+                            "Cause.PCI shows it", required=False, min=0, max=5),
+        "control_fields": Table(doc="PerfCtl fields: exl, k, u (count in that mode), ie "
+                                    "(overflow interrupt), event, more", required=False,
+                                value=CP0_FIELD),
+        "events": Table(doc="event numbers (PerfCtl.Event) the counters count exactly",
+                        required=False, value=Int(min=0, max=1023)),
+    }),
 })
 
 ISA = Map(doc="instruction set and toolchain", fields={

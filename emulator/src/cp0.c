@@ -8,8 +8,15 @@
 #define CP0_KEY(name) (CP0_##name##_REG * 8 + CP0_##name##_SEL)
 /* Config0: M, AR=1 (R2), MT=7 ("SoCLib generic MMU"), K0=3 (cacheable) */
 #define CONFIG0 (0x80000000u | (1u << 10) | (7u << 7) | 3u)
-/* Config1: M, I$ and D$ 64 sets (0) x 64-byte lines (5) x 4 ways (3), C2=1, FP=0 */
-#define CONFIG1 (0x80000000u | (5u << 19) | (3u << 16) | (5u << 10) | (3u << 7) | 0x40u)
+/* Config1: M, I$ and D$ 64 sets (0) x 64-byte lines (5) x 4 ways (3), C2=1, PC, FP=0 */
+#define CONFIG1 (0x80000000u | (5u << 19) | (3u << 16) | (5u << 10) | (3u << 7) | 0x40u | \
+                 (CP0_PMU_COUNTERS ? 0x10u : 0))
+/* IntCtl.IPPCI: the Cause.IP bit the counters raise (read-only) */
+#ifdef CP0_PMU_IRQ_LINE
+#define INTCTL_RO ((2u + CP0_PMU_IRQ_LINE) << 26)
+#else
+#define INTCTL_RO 0u
+#endif
 #define CONFIG2 0x80000000u
 #define CONFIG3 ((1u << 13) | (1u << 5)) /* ULRI, VInt */
 
@@ -30,6 +37,8 @@ static const char *cpu_tag(const cpu_t *c)
 void cpu_update_mode(cpu_t *c)
 {
     c->mode = (c->status & (ST_EXL | ST_ERL)) ? 0 : ((c->status & ST_UM) ? 1 : 0);
+    if (unlikely(c->pmu_on))
+        pmu_mode_changed(c); /* the counters' mode (counts were accounted) */
 }
 
 void cpu_reset(cpu_t *c)
@@ -51,6 +60,7 @@ void cpu_reset(cpu_t *c)
     cpu_ll_clear(c);
     c->ll_pa = 0;
     mmu_reset(c);
+    pmu_reset(c);
     cpu_update_mode(c);
     c->exit_req = false;
 }
@@ -58,6 +68,8 @@ void cpu_reset(cpu_t *c)
 void cpu_exception(cpu_t *c, int code, int ce)
 {
     uint32_t pc = c->pc;
+    if (unlikely(c->pmu_on))
+        pmu_exception(c, code == EXC_INT);
     if (!(c->status & ST_EXL)) {
         if (c->br_pending) {
             c->epc = pc - 4;
@@ -133,6 +145,8 @@ void cpu_take_interrupt(cpu_t *c)
 
 void cpu_eret(cpu_t *c)
 {
+    if (unlikely(c->pmu_on))
+        pmu_account(c, 1); /* eret completes in the mode it leaves */
     if (c->status & ST_ERL) {
         c->pc = c->errorepc;
         c->status &= ~ST_ERL;
@@ -150,6 +164,11 @@ void cpu_eret(cpu_t *c)
 
 uint32_t cp0_read(cpu_t *c, int reg, int sel)
 {
+#if CP0_PMU_COUNTERS
+    uint32_t v;
+    if (reg == CP0_PERFCTL0_REG && pmu_read(c, sel, &v))
+        return v;
+#endif
     switch (reg * 8 + sel) {
     case CP0_KEY(INDEX): return c->id; /* Index reads the CPU id */
     case CP0_KEY(SCRATCH): return c->scratch;
@@ -159,7 +178,7 @@ uint32_t cp0_read(cpu_t *c, int reg, int sel)
     case CP0_KEY(COUNT): return cpu_count(c);
     case CP0_KEY(COMPARE): return c->compare;
     case CP0_KEY(STATUS): return c->status;
-    case CP0_KEY(INTCTL): return c->intctl;
+    case CP0_KEY(INTCTL): return c->intctl | INTCTL_RO;
     case CP0_KEY(CAUSE): return c->cause;
     case CP0_KEY(EPC): return c->epc;
     case CP0_KEY(PRID): return CP0_PRID_VALUE;
@@ -176,6 +195,10 @@ uint32_t cp0_read(cpu_t *c, int reg, int sel)
 
 void cp0_write(cpu_t *c, int reg, int sel, uint32_t val)
 {
+#if CP0_PMU_COUNTERS
+    if (reg == CP0_PERFCTL0_REG && pmu_write(c, sel, val))
+        return;
+#endif
     switch (reg * 8 + sel) {
     case CP0_KEY(SCRATCH): c->scratch = val; break;
     case CP0_KEY(USERLOCAL): c->userlocal = val; break;
@@ -183,6 +206,8 @@ void cp0_write(cpu_t *c, int reg, int sel, uint32_t val)
     case CP0_KEY(COUNT): c->count_off = val - (uint32_t)machine_now(c->m); break;
     case CP0_KEY(COMPARE): c->compare = val; break; /* inert: never interrupts */
     case CP0_KEY(STATUS):
+        if (unlikely(c->pmu_on))
+            pmu_account(c, 1); /* this mtc0 completes in the old mode */
         c->status = val & ST_WMASK;
         cpu_update_mode(c);
         break;

@@ -153,6 +153,9 @@ typedef struct jcache_ent {
 
 /* ---------------------------------------------------------------- CPU */
 
+/* Performance counters (isa.cp0.pmu, CP0_PMU_COUNTERS may be 0) */
+#define PMU_SLOTS (CP0_PMU_COUNTERS ? CP0_PMU_COUNTERS : 1)
+
 /* Status bits */
 #define ST_IE 0x00000001u
 #define ST_EXL 0x00000002u
@@ -201,6 +204,17 @@ typedef struct cpu {
     uint32_t ebase, intctl, hwrena, userlocal, scratch; /* scratch = $2 sel 5 */
     uint32_t compare, count_off, debug;
     uint32_t reset_pc;   /* "reset address": BEV vectors are relative to it */
+
+    /* performance counters (pmu.c): control words, counts at the last
+     * sync, the time and instruction count then, the PerfCtl mode bit of
+     * the mode since, the cycle by which a counter may overflow
+     * (UINT64_MAX: none), the mode bit of a branch an exception in its
+     * delay slot made run again (counted once), whether any counter
+     * counts, whether one raises its interrupt */
+    uint32_t perfctl[PMU_SLOTS], perfcnt[PMU_SLOTS];
+    uint64_t pmu_cycles, pmu_insns, pmu_next;
+    uint32_t pmu_mode, pmu_rerun;
+    bool pmu_on, pmu_irq;
 
     /* CP2 (MMU) */
     uint32_t ptpr, mmu_mode, ietr, detr, ibvar, dbvar, word_lo, word_hi;
@@ -455,6 +469,22 @@ uint32_t cp0_read(cpu_t *c, int reg, int sel);
 void cp0_write(cpu_t *c, int reg, int sel, uint32_t val);
 void cpu_eret(cpu_t *c);
 void cpu_update_mode(cpu_t *c);
+
+/* pmu.c */
+/* Bring the counts up to c->cycles + ahead (instructions about to complete). */
+void pmu_account(cpu_t *c, unsigned ahead);
+/* After Status changed (or the counters' setting): the mode, pmu_next. */
+void pmu_mode_changed(cpu_t *c);
+/* Both: the counts now and the deadline from here (the run loop). */
+void pmu_sync(cpu_t *c);
+/* Count an exception (or interrupt) taken in the mode c is in. */
+void pmu_exception(cpu_t *c, bool interrupt);
+void pmu_reset(cpu_t *c);
+/* $25 sel: false for a register that does not exist */
+bool pmu_read(cpu_t *c, int sel, uint32_t *val);
+bool pmu_write(cpu_t *c, int sel, uint32_t val);
+/* Cause.PCI and the counters' IP bit while an overflow interrupt is raised */
+uint32_t pmu_cause_bits(const cpu_t *c);
 /* Count: the shared time base (monotonic across CPUs) + this CPU's offset */
 static inline uint32_t cpu_count(cpu_t *c) {
     return (uint32_t)machine_now(c->m) + c->count_off;

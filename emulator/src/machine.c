@@ -77,7 +77,7 @@ void machine_update_irqs(machine *m)
         cpu_t *c = &m->cpus[i];
         uint32_t lines = c->id < 8 ? (outs >> (4 * c->id)) & 0xF : 0;
         c->lines = lines;
-        c->cause = (c->cause & ~0xFC00u) | (lines << 10);
+        c->cause = (c->cause & ~0xFC00u) | (lines << 10) | (pmu_cause_bits(c) & 0xFC00u);
     }
 }
 
@@ -547,7 +547,7 @@ static bool cpu_runnable(machine *m, cpu_t *c)
 {
     if (!c->waiting)
         return true;
-    if (!c->lines && !(c->cause & 0x300u))
+    if (!c->lines && !(c->cause & 0x300u) && !c->pmu_irq)
         return false;
     c->waiting = false;
     if (c->cycles < m->now) {
@@ -685,6 +685,11 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             if (d < budget)
                 budget = d;
         }
+        if (c->pmu_next != UINT64_MAX) {
+            uint64_t d = c->pmu_next > c->cycles ? c->pmu_next - c->cycles : 1;
+            if (d < budget)
+                budget = d;
+        }
         uint64_t dp = m->next_poll > ins ? m->next_poll - ins : 1;
         if (dp < budget)
             budget = dp;
@@ -699,6 +704,8 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         c->exit_req = false;
         m->cur = c;
         cpu_exec(c, (int64_t)budget);
+        if (c->cycles >= c->pmu_next)
+            pmu_sync(c); /* a counter may have overflowed: its interrupt */
         machine_now(m); /* the shared time follows the CPU that ran */
         m->cur = NULL;
     }

@@ -3,7 +3,9 @@ ll/sc atomicity, non-executable data, trap codes, exact fault addresses,
 the signal frame, invalid syscall numbers, TLS, misaligned kernel
 accesses, ptrace and seccomp, userland/tests/aslr.c the address-space
 layout (randomized, top-down mmap), userland/tests/perf-sample.c perf
-samples with the user's registers and stack, and userland/tests/devmem-access.c
+samples with the user's registers and stack, userland/tests/perf-hw.c the
+performance counters through perf (exact counts, sampling, multiplexing),
+and userland/tests/devmem-access.c
 a debugger's access to another process's /dev/mem mapping (ioremap_prot);
 this file checks what they print."""
 import re
@@ -15,7 +17,7 @@ from guest import check_results, guest_kernel, program_lines, program_status
 pytestmark = pytest.mark.kernel
 
 PROGRAMS = ["abi-llsc", "abi-nx", "abi-traps", "abi-syscalls", "abi-ptrace", "abi-clobbers",
-            "aslr", "perf-sample", "devmem-access"]
+            "aslr", "perf-sample", "perf-hw", "devmem-access"]
 
 # si_code values (asm-generic/siginfo.h) and signal numbers (MIPS = generic here).
 SIGTRAP, SIGBUS, SIGFPE, SIGSEGV = 5, 7, 8, 11
@@ -243,6 +245,22 @@ def test_perf_samples_carry_user_registers_and_stack(run, name):
     _, out, _ = run
     details, status = check_results(out, "perf-sample")[name]
     assert status == "ok", (details, out[-3000:])
+
+
+@pytest.mark.parametrize("name", [
+    "open-instructions", "instructions-exact", "instructions-overhead", "open-group",
+    "cycles-with-instructions", "open-raw-exceptions", "exceptions-exact", "open-kernel",
+    "kernel-instructions", "open-sampling", "samples-per-period", "samples-in-loops",
+    "open-three", "multiplexed", "unsupported-hw-event", "unknown-raw-event"])
+def test_perf_counts_and_samples_with_the_counters(run, name):
+    """The core's counters as perf's cpu PMU (kernel/perf_event.c on the
+    emulator's exact counters): user instructions of a loop exact to the
+    instruction, user-mode exceptions exact to the syscall, samples one
+    per period landing in the loops in proportion to their work, more
+    events than counters multiplexed, unknown events refused."""
+    _, out, _ = run
+    details, status = check_results(out, "perf-hw").get(name, (None, None))
+    assert status == "ok", (details, program_lines(out, "perf-hw"))
 
 
 @pytest.mark.parametrize("name", ["pagemap-pfn", "child-maps-dev-mem", "proc-mem-read",

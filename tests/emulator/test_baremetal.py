@@ -74,6 +74,7 @@ def image_unchanged(data, original):
 PROGRAMS = {
     "t_hello": dict(stdout=b"hello from tsar\n"),
     "t_cp0": {},
+    "t_pmu": {},
     "t_alu": {},
     "t_branch": {},
     "t_loadstore": {},

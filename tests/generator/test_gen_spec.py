@@ -158,6 +158,21 @@ def expect(err: str, proj, at: str, path: str, *messages: str) -> None:
 
 
 # (edit old, edit new, line containing, key path, message fragments)
+# A PMU section for the cases marked True below (the fixture spec has none).
+PMU = """    pmu:
+      counters: 1
+      irq_line: 5
+      control_fields:
+        exl: {lsb: 0}
+        k: {lsb: 1}
+        u: {lsb: 3}
+        ie: {lsb: 4}
+        event: {lsb: 5, width: 6}
+      events:
+        cycles: 0
+"""
+
+
 CASES = {
     "misspelled key": (
         "  page_size: 4K", "  pagesize: 4K", "pagesize: 4K", "mmu.pagesize",
@@ -367,12 +382,42 @@ CASES = {
     "config set twice": (
         "    - CONFIG_SYSVIPC=y", "    - CONFIG_SYSVIPC=y\n    - CONFIG_SYSVIPC=n", "CONFIG_SYSVIPC=n",
         "kernel.config[1]", ["CONFIG_SYSVIPC is set twice (also kernel.config[0])"]),
+    "pmu irq line missing": (
+        "      irq_line: 5\n", "", "pmu:", "isa.cp0.pmu.irq_line",
+        ["is required when isa.cp0.pmu.counters is not 0"], True),
+    "pmu irq line beyond the lines": (
+        "hw_irq_lines: 6", "hw_irq_lines: 4", "irq_line: 5", "isa.cp0.pmu.irq_line",
+        ["line 5 is not below isa.cp0.hw_irq_lines (4)"], True),
+    "pmu event too wide": (
+        "cycles: 0", "cycles: 64", "cycles: 64", "isa.cp0.pmu.events.cycles",
+        ["64 does not fit the 6-bit event field"], True),
+    "pmu control field missing": (
+        "        ie: {lsb: 4}\n", "", "control_fields:", "isa.cp0.pmu.control_fields",
+        ["has no 'ie' field"], True),
+    "pmu counter register missing": (
+        "counters: 1", "counters: 2", "registers:", "isa.cp0.registers",
+        ["has no 'perfctl1' for counter 1 of isa.cp0.pmu.counters (2)"], True),
+    "pmu counter register misplaced": (
+        "perfcnt0: [25, 1]", "perfcnt0: [25, 2]", "perfcnt0:", "isa.cp0.registers.perfcnt0",
+        ["must be [25, 1] (PerfCtl n at select 2n, PerfCnt n at 2n + 1 of one register)"], True),
 }
+
+def add_pmu(proj):
+    proj.edit("general_vector_offset: 0x180", "general_vector_offset: 0x180\n" + PMU.rstrip("\n"))
+    proj.edit("    registers:\n", "    registers:\n      perfctl0: [25, 0]\n      perfcnt0: [25, 1]\n")
+
+
+def test_pmu_section_loads(proj):
+    add_pmu(proj)
+    d = load_spec(proj.spec).data
+    assert d["isa"]["cp0"]["pmu"]["events"] == {"cycles": 0}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_validation_error(proj, case):
-    old, new, at, path, messages = CASES[case]
+    old, new, at, path, messages, *with_pmu = CASES[case]
+    if with_pmu:
+        add_pmu(proj)
     proj.edit(old, new)
     err = spec_errors(proj)
     expect(err, proj, at, path, *messages)

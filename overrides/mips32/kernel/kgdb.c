@@ -19,8 +19,8 @@
  *
  * Other CPUs are brought into the debugger with the debug core's
  * default kgdb_roundup_cpus(): a call-function IPI, whose handler runs
- * under generic_handle_arch_irq() so get_irq_regs() is the interrupted
- * context.
+ * under do_interrupt() (kernel/interrupt.c), so get_irq_regs() is the
+ * interrupted context.
  */
 
 #include <linux/kdebug.h>

@@ -49,7 +49,7 @@ static struct irq_chip cpu_irq_chip = {
 	.irq_unmask	= cpu_irq_unmask,
 };
 
-/* Top-level handler (entry.S -> generic_handle_arch_irq): pending lines, lowest first. */
+/* Top-level handler (entry.S -> do_interrupt): pending lines, lowest first. */
 static void cpu_irq_dispatch(struct pt_regs *regs)
 {
 	unsigned long pending;

@@ -146,11 +146,11 @@ SYM_CODE_END(exception_vectors)
  */
 	.section .entry.text, "ax"
 
-/* Interrupts: the irqchip driver's handler finds the source. */
+/* Interrupts: kernel/interrupt.c finds the source. */
 SYM_CODE_START(handle_int)
 	SAVE_ALL
 	TRACE_IRQS_OFF
-	jal	generic_handle_arch_irq
+	jal	do_interrupt
 	 move	a0, sp
 	j	ret_from_exception
 	 nop

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perf on a MIPS32 core without a performance counter driver: software
- * events only (cpu-clock, task-clock, faults, tracepoints).
+ * perf on a MIPS32 core: software events and tracepoints everywhere; the
+ * core's performance counters where the spec has them (kernel/perf_event.c).
  */
 #ifndef _ASM_MIPS32_PERF_EVENT_H
 #define _ASM_MIPS32_PERF_EVENT_H
@@ -19,5 +19,8 @@
 	(regs)->regs[31] = (unsigned long)__builtin_return_address(0);	\
 	(regs)->status = 0;						\
 } while (0)
+
+/* The counters' overflow interrupt (kernel/perf_event.c). */
+void mips32_pmu_handle_irq(struct pt_regs *regs);
 
 #endif /* _ASM_MIPS32_PERF_EVENT_H */

@@ -30,6 +30,10 @@
 #define CP0_HWRENA      $7, 0
 #define CP0_INDEX       $0, 0
 #define CP0_INTCTL      $12, 1
+#define CP0_PERFCNT0    $25, 1
+#define CP0_PERFCNT1    $25, 3
+#define CP0_PERFCTL0    $25, 0
+#define CP0_PERFCTL1    $25, 2
 #define CP0_PRID        $15, 0
 #define CP0_SCRATCH     $2, 5
 #define CP0_STATUS      $12, 0
@@ -54,6 +58,7 @@
 #define CAUSE_CE          _AC(0x30000000, UL)
 #define CAUSE_EXCCODE     _AC(0x0000007c, UL)
 #define CAUSE_IP          _AC(0x0000ff00, UL)
+#define CAUSE_PCI         _AC(0x04000000, UL)
 #define CAUSE_CE_SHIFT	28
 #define CAUSE_EXCCODE_SHIFT	2
 #define CAUSE_IP_SHIFT	8
@@ -81,6 +86,25 @@
 
 /* HWREna: the RDHWR registers user mode may read (cpunum, cc, ccres, ulr). */
 #define HWRENA_USER		0x2000000d
+
+/*
+ * Performance counters: PerfCtl/PerfCnt pairs, an overflow (PerfCnt bit 31
+ * with PerfCtl.IE) raising Cause.PCI and CPU line PMU_IRQ_LINE.
+ */
+#define CONFIG1_PC		_AC(0x10, UL)	/* MIPS32: Config1 says they exist */
+#define PMU_COUNTERS		2
+#define PMU_IRQ_LINE		5
+#define PERFCTL_EVENT     _AC(0x000007e0, UL)
+#define PERFCTL_EXL       _AC(0x00000001, UL)
+#define PERFCTL_IE        _AC(0x00000010, UL)
+#define PERFCTL_K         _AC(0x00000002, UL)
+#define PERFCTL_MORE      _AC(0x80000000, UL)
+#define PERFCTL_U         _AC(0x00000008, UL)
+#define PERFCTL_EVENT_SHIFT	5
+#define PMU_EVENT_CYCLES        0
+#define PMU_EVENT_INSTRUCTIONS  1
+#define PMU_EVENT_EXCEPTIONS    2
+#define PMU_EVENT_INTERRUPTS    3
 
 /* Offset of the general exception vector from EBase. */
 #define EXC_VECTOR_OFFSET	0x00000180
@@ -129,6 +153,14 @@
 #define write_c0_index(val)	__write_c0(0, 0, val)
 #define read_c0_intctl()		__read_c0(12, 1)
 #define write_c0_intctl(val)	__write_c0(12, 1, val)
+#define read_c0_perfcnt0()		__read_c0(25, 1)
+#define write_c0_perfcnt0(val)	__write_c0(25, 1, val)
+#define read_c0_perfcnt1()		__read_c0(25, 3)
+#define write_c0_perfcnt1(val)	__write_c0(25, 3, val)
+#define read_c0_perfctl0()		__read_c0(25, 0)
+#define write_c0_perfctl0(val)	__write_c0(25, 0, val)
+#define read_c0_perfctl1()		__read_c0(25, 2)
+#define write_c0_perfctl1(val)	__write_c0(25, 2, val)
 #define read_c0_prid()		__read_c0(15, 0)
 #define write_c0_prid(val)	__write_c0(15, 0, val)
 #define read_c0_scratch()		__read_c0(2, 5)
