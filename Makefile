@@ -9,6 +9,7 @@
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   make test-coverage  kcov and gcov on the coverage kernel variant
+#   make test-ftrace-startup  the kernel's ftrace startup tests at boot
 #   make perf-tool      the kernel tree's perf tool for the guest
 #   make test-perf-tool perf list, stat, record and report in the guest
 #   make features       the arch's Documentation/features table next to peer arches
@@ -89,13 +90,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-sister bench-disk busybox-ref test-busybox \
-	test-stress test-coverage perf-tool test-perf-tool features \
+	test-stress test-coverage test-ftrace-startup perf-tool test-perf-tool features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,18p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -347,6 +348,9 @@ test-stress: emulator kernel
 # only this target builds.
 test-coverage: emulator
 	PORTKIT_COVERAGE=1 $(PYTHON) -m pytest -s tests/boot/test_coverage.py
+
+test-ftrace-startup: emulator
+	PORTKIT_FTRACE_STARTUP=1 $(PYTHON) -m pytest -s tests/boot/test_ftrace_startup.py
 
 # The kernel tree's own perf tool for the guest, build/<name>/perf-tool/
 # (userland/perf-tool/): tools/perf of the kernel source, static with the
