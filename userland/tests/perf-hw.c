@@ -21,6 +21,7 @@
 #include "libc.h"
 
 #include <linux/perf_event.h>
+#include "perf-ring.h"
 
 #define CHECK_PROG "perf-hw"
 #include "checks.h"
@@ -232,17 +233,6 @@ static void check_kernel_instructions(void)
 	close(lead);
 }
 
-/* Copy len bytes at ring offset off (wrapping) out of the data area. */
-static void ring_copy(void *dst, const unsigned char *data, unsigned long size,
-		      unsigned long long off, unsigned long len)
-{
-	unsigned char *d = dst;
-	unsigned long i;
-
-	for (i = 0; i < len; i++)
-		d[i] = data[(off + i) & (size - 1)];
-}
-
 static void check_sampling(void)
 {
 	struct perf_event_attr attr;
@@ -281,8 +271,7 @@ static void check_sampling(void)
 
 	head = meta->data_head;
 	__sync_synchronize();
-	data = (unsigned char *)meta + (meta->data_offset ? meta->data_offset : PAGE);
-	size = meta->data_size ? meta->data_size : DATA_PAGES * PAGE;
+	data = ring_data(meta, PAGE, DATA_PAGES, &size);
 	for (off = meta->data_tail; off < head; ) {
 		struct perf_event_header hdr;
 		unsigned long long rec[4];
