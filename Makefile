@@ -10,6 +10,9 @@
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   make test-coverage  kcov and gcov on the coverage kernel variant
+#   make test-ftrace-startup  the kernel's ftrace startup tests at boot
+#   make perf-tool      the kernel tree's perf tool for the guest
+#   make test-perf-tool perf list, stat, record and report in the guest
 #   make features       the arch's Documentation/features table next to peer arches
 #   SPEC=path.yaml      use another spec (default arch-spec.yaml)
 #   VARIANT=name        apply the config fragment variants/<name>.config
@@ -88,13 +91,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk busybox-ref test-busybox \
-	test-stress test-coverage features \
+	test-stress test-coverage test-ftrace-startup perf-tool test-perf-tool features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,19p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -173,15 +176,17 @@ userland: kconfig
 ROOTFS_INITRAMFS ?= $(if $(filter $(TOP)/arch-spec.yaml,$(abspath $(SPEC))),1,0)
 ROOTFS_LIST = $(if $(filter 0,$(ROOTFS_INITRAMFS)),,$(UOUT)/rootfs.list)
 
+MUSL_MAKE  = -C userland/musl SRC=$(BUILD)/src OUT=$(UOUT)/musl \
+	SYSROOT=$(UOUT)/sysroot SPEC=$(abspath $(SPEC)) CROSS_COMPILE=$(CROSS_COMPILE) \
+	PYTHON=$(PYTHON) JOBS=$(JOBS)
+
 rootfs: userland
 	@$(MAKE) --no-print-directory rootfs-build
 
 rootfs-build:
 	@scripts/install-deps.sh sources
 	@scripts/get-sources.sh $(BUILD)/src musl busybox gcc-12
-	@$(MAKE) --no-print-directory -C userland/musl SRC=$(BUILD)/src OUT=$(UOUT)/musl \
-		SYSROOT=$(UOUT)/sysroot SPEC=$(abspath $(SPEC)) CROSS_COMPILE=$(CROSS_COMPILE) \
-		PYTHON=$(PYTHON) JOBS=$(JOBS)
+	@$(MAKE) --no-print-directory $(MUSL_MAKE)
 	@$(MAKE) --no-print-directory -C userland/busybox SRC=$(BUILD)/src/busybox \
 		OUT=$(UOUT)/busybox MUSL=$(UOUT)/musl JOBS=$(JOBS)
 	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl \
@@ -246,19 +251,25 @@ emulator:
 # programs for the smoke checks, in build/<name>/rootfs-disk; for specs
 # without the BusyBox root (ROOTFS_INITRAMFS=0) the nolibc userland alone,
 # in build/<name>/rootfs-nolibc.
+# PERF_TOOL=1 (make disk, make run) stages the perf tool as well.
 DISK        = $(KOUT)/disk.img
 DISK_SIZE  ?= 32M
 DISK_ROOTFS = $(if $(ROOTFS_LIST),$(UOUT)/rootfs-disk,$(UOUT)/rootfs-nolibc)
 ROOTFS_DIR ?= $(DISK_ROOTFS)
+PERF_TOOL  ?=
+PERF_LIST   = $(if $(filter 1,$(PERF_TOOL)),$(UOUT)/perf-tool/perf-tool.list)
 
 disk: userland
 	@scripts/install-deps.sh disk
 ifneq ($(ROOTFS_LIST),)
 	@$(MAKE) --no-print-directory rootfs-build
 endif
+ifneq ($(PERF_LIST),)
+	@$(MAKE) --no-print-directory perf-tool
+endif
 	@if [ "$(ROOTFS_DIR)" = "$(DISK_ROOTFS)" ]; then \
 		scripts/stage-rootfs.sh $(UOUT)/userland/initramfs.list $(ROOTFS_LIST) \
-			$(ROOTFS_DIR); fi
+			$(PERF_LIST) $(ROOTFS_DIR); fi
 	@scripts/make-disk.sh $(ROOTFS_DIR) $(DISK) $(DISK_SIZE)
 
 # The reference BusyBox for the BusyBox testsuite comparison and shell
@@ -338,6 +349,26 @@ test-stress: emulator kernel
 # only this target builds.
 test-coverage: emulator
 	PORTKIT_COVERAGE=1 $(PYTHON) -m pytest -s tests/boot/test_coverage.py
+
+test-ftrace-startup: emulator
+	PORTKIT_FTRACE_STARTUP=1 $(PYTHON) -m pytest -s tests/boot/test_ftrace_startup.py
+
+# The kernel tree's own perf tool for the guest, build/<name>/perf-tool/
+# (userland/perf-tool/): tools/perf of the kernel source, static with the
+# musl port, libelf and zlib built from Debian 12's sources; perf is built
+# once, again only when its inputs change. The disk gets it with
+# PERF_TOOL=1; test-perf-tool boots it (tests/boot/test_perf_tool.py).
+perf-tool: userland
+	@scripts/install-deps.sh sources
+	@scripts/get-sources.sh $(BUILD)/src musl gcc-12 elfutils zlib
+	@$(MAKE) --no-print-directory $(MUSL_MAKE)
+	@$(MAKE) --no-print-directory -C userland/perf-tool SRC=$(BUILD)/src KSRC=$(KSRC0) \
+		OUT=$(UOUT)/perf-tool MUSL=$(UOUT)/musl SYSROOT=$(UOUT)/sysroot \
+		CROSS_COMPILE=$(CROSS_COMPILE) JOBS=$(JOBS)
+
+test-perf-tool: emulator
+	@scripts/install-deps.sh test disk
+	PORTKIT_PERF_TOOL=1 $(PYTHON) -m pytest -s tests/boot/test_perf_tool.py
 
 # generated/ must be what the spec produces before anything uses it.
 test: deps emulator

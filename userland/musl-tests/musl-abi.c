@@ -13,10 +13,12 @@
  * (SA_SIGINFO, ucontext, sigaltstack, masks, timers), fork/exec/wait
  * (through waitid: the ABI has no wait4), posix_spawn (clone with a new
  * stack), 64-bit time (clock_gettime, a clock set past 2038), stat and
- * statx-backed struct layouts, large files, dirent, poll/select.
+ * statx-backed struct layouts, large files, dirent, poll/select, dlsym
+ * (linked through the time64 name, failing in a static program).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -769,6 +771,13 @@ static void check_system(void)
 
 		check("ioctl-enotty", ioctl(open("/tmp", O_RDONLY | O_DIRECTORY), TIOCGWINSZ, &ws) == -1 &&
 		      errno == ENOTTY, "errno %d", errno);
+	}
+	{
+		/* <dlfcn.h> calls it __dlsym_time64; static: no symbol, an error */
+		void *sym = dlsym(RTLD_DEFAULT, "main");
+		const char *err = dlerror();
+
+		check("dlsym-static", !sym && err && strstr(err, "main"), "%s", err ? err : "(null)");
 	}
 }
 

@@ -7,7 +7,9 @@
 # is assembled from three places:
 #  - musl's own mips target for what the o32 convention and the MIPS ISA
 #    decide (ll/sc atomics, start code, relocations, setjmp/longjmp,
-#    sigsetjmp, fenv, crti/crtn, float.h, setjmp.h, ptrace.h);
+#    sigsetjmp, fenv, crti/crtn, float.h, setjmp.h, ptrace.h, dlsym and
+#    __dlsym_time64: <dlfcn.h> renames dlsym to the latter, as every
+#    time64 name, and only the arch directories define it);
 #  - musl's or1k target, a 32-bit asm-generic one, for the structure
 #    layouts asm-generic fixes (stat, IPC structures, time64);
 #  - this directory: what is TSAR's own (signal context, thread pointer,
@@ -35,13 +37,14 @@ done
 for f in stat.h msg.h sem.h shm.h ipcstat.h; do
 	cp "$tree/arch/or1k/bits/$f" "$a/bits/$f"
 done
-for d in src/setjmp src/signal src/fenv crt; do
+for d in src/setjmp src/signal src/fenv src/ldso crt; do
 	mkdir -p "$tree/$d/tsar"
 done
 cp "$tree/src/setjmp/mips/setjmp.S" "$tree/src/setjmp/mips/longjmp.S" "$tree/src/setjmp/tsar/"
 cp "$tree/src/signal/mips/sigsetjmp.s" "$tree/src/signal/tsar/"
 cp "$tree/src/fenv/mips/fenv.S" "$tree/src/fenv/mips/fenv-sf.c" "$tree/src/fenv/tsar/"
 cp "$tree/crt/mips/crti.s" "$tree/crt/mips/crtn.s" "$tree/crt/tsar/"
+cp "$tree/src/ldso/mips/dlsym.s" "$tree/src/ldso/mips/dlsym_time64.S" "$tree/src/ldso/tsar/"
 
 # TSAR's own files (over the copies above where both exist).
 (cd "$port" && find arch src -type f) | while read -r f; do

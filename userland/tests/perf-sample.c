@@ -14,6 +14,7 @@
 #include "libc.h"
 
 #include <linux/perf_event.h>
+#include "perf-ring.h"
 #include <asm/perf_regs.h>
 
 #define CHECK_PROG "perf-sample"
@@ -77,17 +78,6 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Copy len bytes at ring offset off (wrapping) out of the data area. */
-static void ring_copy(void *dst, const unsigned char *data, unsigned long size,
-		      unsigned long long off, unsigned long len)
-{
-	unsigned char *d = dst;
-	unsigned long i;
-
-	for (i = 0; i < len; i++)
-		d[i] = data[(off + i) & (size - 1)];
-}
-
 /* One record, 8-byte aligned for its u64 fields. */
 static unsigned long long rec_words[1024];
 #define rec ((unsigned char *)rec_words)
@@ -137,8 +127,7 @@ int main(void)
 
 	head = meta->data_head;
 	__sync_synchronize();
-	data = (unsigned char *)meta + (meta->data_offset ? meta->data_offset : PAGE);
-	size = meta->data_size ? meta->data_size : DATA_PAGES * PAGE;
+	data = ring_data(meta, PAGE, DATA_PAGES, &size);
 	for (off = meta->data_tail; off < head; ) {
 		struct perf_event_header hdr;
 		unsigned long long *w = (unsigned long long *)rec;

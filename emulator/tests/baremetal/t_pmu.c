@@ -6,7 +6,8 @@
  * eret and mtc0 Status complete in the mode they leave, a faulting
  * instruction never completes), exception and interrupt events, and the
  * overflow interrupt: Cause.PCI and IP7 exactly at the overflowing
- * instruction, cleared with the counter.
+ * instruction, cleared with the counter; a branch whose delay slot is
+ * interrupted runs again but counts once.
  */
 #include "test.h"
 
@@ -56,6 +57,32 @@ static __attribute__((noinline)) uint32_t user_run_counted(uint32_t modes)
     uint32_t n = CNT(1);
     SET_CTL(1, 0);
     return n;
+}
+
+/*
+ * Counter 0's kernel instructions over mfc0; nop; b; nop (its slot); mfc0
+ * while counter 1, started 3 instructions short of bit 31 with control
+ * word ctl1, overflows right after the branch: with IE, the interrupt
+ * comes at the delay slot and the branch runs again after it.
+ */
+static __attribute__((noinline)) uint32_t branch_rerun(uint32_t ctl1)
+{
+    uint32_t a, b;
+    SET_CTL(0, EV(CP0_PMU_EVENT_INSTRUCTIONS) | CP0_PERFCTL_K);
+    __asm__ volatile(".set push\n.set noreorder\n"
+                     "mtc0 %2, $25, 3\n"
+                     "mtc0 %3, $25, 2\n" /* counts from the next one */
+                     "mfc0 %0, $25, 1\n" /* 1 */
+                     "nop\n"              /* 2 */
+                     "b 1f\n"             /* 3: bit 31 */
+                     " nop\n"
+                     "1: mfc0 %1, $25, 1\n"
+                     ".set pop\n"
+                     : "=&r"(a), "=&r"(b)
+                     : "r"(0x80000000u - 3), "r"(ctl1));
+    SET_CTL(0, 0);
+    SET_CTL(1, 0);
+    return b - a;
 }
 
 /* mfc0, then `n` nops, then mfc0: the second minus the first */
@@ -172,6 +199,19 @@ int main(void)
     CHECK_EQ(44, CNT(0), 1); /* the interrupt event */
     CHECK_EQ(45, MFC0(13, 0) & (CP0_CAUSE_PCI | PMU_IP), 0); /* cleared with the counter */
 
+    /* an interrupt in a delay slot: the branch runs twice, counts once */
+    irq_n = 0;
+    MTC0(12, 0, PMU_IP | ST_IE);
+    uint32_t quiet = branch_rerun(EV(CP0_PMU_EVENT_INSTRUCTIONS) | CP0_PERFCTL_K);
+    uint32_t rerun = branch_rerun(EV(CP0_PMU_EVENT_INSTRUCTIONS) | CP0_PERFCTL_K |
+                                  CP0_PERFCTL_IE);
+    MTC0(12, 0, 0);
+    CHECK_EQ(50, irq_n, 1);
+    CHECK_EQ(51, irq_cause & CAUSE_BD, CAUSE_BD);
+    CHECK_EQ(52, irq_cnt, 0x80000000u);
+    CHECK_EQ(53, quiet, 4); /* mfc0, nop, b, nop */
+    CHECK_EQ(54, rerun, quiet);
+
     /* an overflow without IE raises nothing; enabling IE afterwards does */
     irq_n = 0;
     SET_CNT(1, 0x7FFFFFF0u);
@@ -185,5 +225,7 @@ int main(void)
     MTC0(12, 0, 0);
     CHECK_EQ(49, irq_n, 1);
     SET_CTL(0, 0);
+    SET_CTL(1, 0);
+    SET_CNT(1, 0);
     return 0;
 }
