@@ -97,6 +97,17 @@ def figures(args, kernel):
     return found, cmd, STALL_RE.findall(out)
 
 
+def relative(cmd):
+    """cmd with the paths under the top directory made relative to it."""
+    out = []
+    for word in cmd:
+        path = Path(word)
+        if path.is_absolute() and path.is_relative_to(ROOT):
+            word = str(path.relative_to(ROOT))
+        out.append(word)
+    return out
+
+
 def fmt(n):
     return "-" if n is None else f"{n:,}"
 
@@ -172,11 +183,10 @@ def main():
                           for m in MODES[kernel].split(",")
                           if (kernel, m, "guest_time") in figs)
         print(f"{kernel} kernel, guest time per mode: {times}")
-    print("Commands:")
-    for kernel in ("default", "tracing"):
-        print(f"  {shlex.join(cmds[kernel])}")
-    for kernel in ("default", "tracing"):
-        print(f"  {shlex.join(emu_cmd(args, kernel, APPEND))}")
+    print("Commands (from the top directory):")
+    for cmd in [cmds["default"], cmds["tracing"],
+                *(emu_cmd(args, k, APPEND) for k in ("default", "tracing"))]:
+        print(f"  {shlex.join(relative(cmd))}")
     print(f"({time.time() - t0:.0f} s of host time)")
     missing = [(k, m, w) for _, k, m, _ in ROWS for w, _ in FIGURES
                if (k, m, w) not in figs]
