@@ -3,6 +3,7 @@
 # Usage: scripts/install-deps.sh [GROUP...]
 #   groups: kernel emulator disk test sources mipsref; default: kernel emulator disk test
 #   mipsref: the stock-MIPS reference BusyBox (glibc, static) and qemu-mipsel-static
+#   test: also stock MIPS's UAPI headers (test_wild_sp.py builds a program for qemu-mipsel)
 #   sources: dpkg-dev and a deb-src entry for Debian 12 in portkit's own
 #   /etc/apt/sources.list.d/portkit-src.sources (for scripts/get-sources.sh)
 set -eu
@@ -14,7 +15,7 @@ emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
 	binutils-mipsel-linux-gnu python3 python3-jinja2 python3-yaml"
 disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
-	libclang-rt-14-dev tmux"
+	libclang-rt-14-dev tmux linux-libc-dev-mipsel-cross"
 sources="dpkg-dev xz-utils"
 mipsref="gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user-static e2fsprogs"
 SRC_LIST=/etc/apt/sources.list.d/portkit-src.sources

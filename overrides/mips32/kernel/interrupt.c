@@ -11,6 +11,7 @@
 #include <asm/cp0.h>
 #include <asm/irq_regs.h>
 #include <asm/perf_event.h>
+#include <asm/traps.h>
 
 asmlinkage void noinstr do_interrupt(struct pt_regs *regs)
 {

@@ -30,12 +30,17 @@ struct cpu_hw_events {
 static DEFINE_PER_CPU(struct cpu_hw_events, cpu_hw_events);
 
 /* Generic hardware events the counters count exactly; the rest are not. */
-static const int hw_event_map[PERF_COUNT_HW_MAX] = {
-	[0 ... PERF_COUNT_HW_MAX - 1]	= -1,
-	[PERF_COUNT_HW_CPU_CYCLES]	= PMU_EVENT_CYCLES,
-	[PERF_COUNT_HW_REF_CPU_CYCLES]	= PMU_EVENT_CYCLES,
-	[PERF_COUNT_HW_INSTRUCTIONS]	= PMU_EVENT_INSTRUCTIONS,
-};
+static int hw_event(u64 config)
+{
+	switch (config) {
+	case PERF_COUNT_HW_CPU_CYCLES:
+	case PERF_COUNT_HW_REF_CPU_CYCLES:
+		return PMU_EVENT_CYCLES;
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return PMU_EVENT_INSTRUCTIONS;
+	}
+	return config < PERF_COUNT_HW_MAX ? -EOPNOTSUPP : -EINVAL;
+}
 
 /* Raw events (perf -e rN): the event numbers the spec names. */
 static const u8 raw_events[] = {
@@ -205,9 +210,7 @@ static int pmu_event_number(struct perf_event *event)
 
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
-		if (config >= PERF_COUNT_HW_MAX)
-			return -EINVAL;
-		return hw_event_map[config] < 0 ? -EOPNOTSUPP : hw_event_map[config];
+		return hw_event(config);
 	case PERF_TYPE_RAW:
 		for (i = 0; i < ARRAY_SIZE(raw_events); i++)
 			if (config == raw_events[i])

@@ -33,6 +33,7 @@ extern const char * const gpr_names[32];
 extern char exception_vectors[];
 
 asmlinkage void do_exception(struct pt_regs *regs);
+asmlinkage void do_interrupt(struct pt_regs *regs);
 asmlinkage void do_work_pending(struct pt_regs *regs, unsigned long flags);
 asmlinkage long syscall_trace_enter(struct pt_regs *regs);
 asmlinkage void syscall_trace_leave(struct pt_regs *regs);
