@@ -2,8 +2,10 @@
 ftrace-startup variant (variants/ftrace-startup.config: the default kernel
 plus the function tracer, dynamic ftrace, the graph tracer, syscall
 tracepoints and kprobe events): every tracer's self-test passes at boot.
-Opt-in (make test-ftrace-startup): the kernel is built only for this, and
-the tests trace every function of the kernel for a while at each boot.
+A second boot hands the machine to BusyBox's shell, as `make run` does,
+and uses the function tracer through tracefs from there. Opt-in (make
+test-ftrace-startup): the kernel is built only for this, and the tests
+trace every function of the kernel for a while at each boot.
 """
 import os
 import re
@@ -61,3 +63,37 @@ def test_no_startup_test_failed(boot):
     assert "FAILED" not in out and "Ftrace startup test is disabled" not in out, \
         re.findall(r".*(?:Testing|FAILED|disabled).*", out)
     assert "WARNING:" not in out, out[-3000:]
+
+
+# Typed into the shell of a portkit_shell=1 boot (BusyBox init's console
+# shell): the function tracer on one function, a command that calls it,
+# the trace read back once tracing is off (a change of tracer would clear
+# it).
+SHELL_INPUT = """mount -t tracefs nodev /sys/kernel/tracing
+cd /sys/kernel/tracing
+echo do_sys_openat2 > set_ftrace_filter
+echo function > current_tracer
+cat /proc/version > /dev/null
+echo 0 > tracing_on
+echo "tracer-lines: $(grep -c do_sys_openat2 trace)"
+grep do_sys_openat2 trace | grep -m 1 cat-
+echo nop > current_tracer
+poweroff -f
+"""
+
+
+@pytest.fixture(scope="module")
+def shell_boot():
+    # ftrace=nop, a boot-time tracer, turns the startup tests off for this boot.
+    k = guest_kernel("tsar", "ftrace-startup")
+    return k.boot("-append", f"{k.console} portkit_shell=1 ftrace=nop", stdin=SHELL_INPUT,
+                  timeout=300)
+
+
+def test_function_tracer_from_the_busybox_shell(shell_boot):
+    """tracefs from BusyBox's shell: the calls of do_sys_openat2 that cat
+    made are in the trace, with the task that made them."""
+    rc, out, _ = shell_boot
+    m = re.search(r"^tracer-lines: (\d+)", out, re.M)
+    assert m and int(m.group(1)) >= 1, out[-3000:]
+    assert re.search(r"^\s*cat-\d+\s+\[\d+\].*do_sys_openat2 <-", out, re.M), out[-3000:]
