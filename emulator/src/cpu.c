@@ -92,7 +92,8 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
  * interrupt) only when an interrupt is now deliverable or something asked
  * to leave.  Otherwise the current instruction retires and the run goes on
  * through lookup, which picks up a new mode (Status.UM/EXL/ERL).  No CP0
- * write changes a device event or an IRQ line (Compare is inert), so the
+ * write changes a device event (Compare is inert); one that brings a
+ * performance counter's overflow closer sets exit_req (pmu.c), so the
  * run's budget still ends at the next event as it would have. */
 #define LEAVE_IF_IRQ_ELSE_LOOKUP                                              \
     do {                                                                      \

@@ -88,6 +88,7 @@ void pmu_account(cpu_t *c, unsigned ahead)
 
 void pmu_mode_changed(cpu_t *c)
 {
+    uint64_t before = c->pmu_next;
     c->pmu_mode = mode_bit(c);
     /* The earliest cycle a counter counting in this mode reaches bit 31
      * (instructions never run ahead of cycles, so this is never late). */
@@ -102,8 +103,10 @@ void pmu_mode_changed(cpu_t *c)
         if (t < c->pmu_next)
             c->pmu_next = t;
     }
-    if (c->pmu_next != UINT64_MAX)
-        c->exit_req = true; /* the running budget did not know the deadline */
+    /* The running budget ends by the deadline it started with; an earlier
+     * one needs the run to end (a later one only makes it end early). */
+    if (c->pmu_next < before)
+        c->exit_req = true;
 }
 
 void pmu_sync(cpu_t *c)

@@ -65,17 +65,24 @@ static long perf_open(struct perf_event_attr *attr, int group)
 	return my_syscall5(__NR_perf_event_open, attr, 0, -1, group, 0);
 }
 
+/* An event that starts disabled, counting in the modes asked for. */
+static void event_attr(struct perf_event_attr *attr, unsigned int type,
+		       unsigned long long config, int user, int kernel)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = type;
+	attr->config = config;
+	attr->disabled = 1;
+	attr->exclude_user = !user;
+	attr->exclude_kernel = !kernel;
+	attr->exclude_hv = 1;
+}
+
 static long open_event(unsigned int type, unsigned long long config, int user, int kernel)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = type;
-	attr.config = config;
-	attr.disabled = 1;
-	attr.exclude_user = !user;
-	attr.exclude_kernel = !kernel;
-	attr.exclude_hv = 1;
+	event_attr(&attr, type, config, user, kernel);
 	return perf_open(&attr, -1);
 }
 
@@ -134,12 +141,7 @@ static void check_cycles_group(void)
 	unsigned long long v[3];
 	long lead, member;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	event_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1, 0);
 	attr.read_format = PERF_FORMAT_GROUP;
 	lead = perf_open(&attr, -1);
 	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
@@ -197,12 +199,7 @@ static void check_kernel_instructions(void)
 	long lead, irqs, clean = 0, differ = 0, first = 0;
 	int run;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
-	attr.exclude_user = 1;
-	attr.exclude_hv = 1;
+	event_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, 1);
 	attr.read_format = PERF_FORMAT_GROUP;
 	lead = perf_open(&attr, -1);
 	attr.type = PERF_TYPE_RAW;
@@ -243,14 +240,9 @@ static void check_sampling(void)
 	unsigned long size;
 	long fd, cfd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	event_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, 0);
 	attr.sample_period = PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
 	fd = perf_open(&attr, -1);
 	cfd = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, 0);
 	report("open-sampling", fd >= 0 && cfd >= 0, "fd %ld, counting fd %ld", fd, cfd);
@@ -320,12 +312,7 @@ static void check_multiplexing(void)
 	long fd[3];
 	int i, ok = 1, multiplexed = 0;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	event_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, 0);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	for (i = 0; i < 3; i++)
 		fd[i] = perf_open(&attr, -1);
