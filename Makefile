@@ -1,4 +1,4 @@
-# portkit: generate arch/<name> from a spec, build Linux 6.1 with it, boot it
+# portkit: generate arch/<name> from a spec, build Linux (6.1 or 6.12) with it, boot it
 # in the TSAR emulator. Every target installs what it needs first.
 #
 #   make run            the main job (generate, build kernel + emulator, boot)
@@ -24,12 +24,13 @@ JOBS      ?= $(shell nproc)
 TOP       := $(abspath .)
 BUILD     := $(TOP)/build
 
-# The Debian kernel source, unpacked once; each spec builds in its own
-# hard-linked copy (cp -al: seconds, no extra space) whose arch/<name> points
-# at that spec's generated tree, so two specs with the same arch name can
+# The Debian kernel source of the spec's series (arch.kernel_series),
+# unpacked once per series; each spec builds in its own hard-linked copy
+# (cp -al: seconds, no extra space) whose arch/<name> points at that spec's
+# generated tree, so two specs with the same arch name, or of two series, can
 # configure, build and test at the same time.
-KSRC_TAR  := /usr/src/linux-source-6.1.tar.xz
-KSRC0     := $(BUILD)/linux-source-6.1
+KSRC_TAR   = /usr/src/linux-source-$(KERNEL_SERIES).tar.xz
+KSRC0      = $(BUILD)/linux-source-$(KERNEL_SERIES)
 
 # What the spec is called and where its output goes: the default spec
 # generates into generated/ (committed), any other one under build/gen/.
@@ -105,7 +106,7 @@ deps:
 setup: deps kernel-tree
 
 generate:
-	@scripts/install-deps.sh kernel
+	@KERNEL_SERIES=$(KERNEL_SERIES) scripts/install-deps.sh kernel
 	$(PYTHON) generate.py $(SPEC) -o $(GEN_OUT)
 
 # The arch's feature table: each feature of the kernel's
@@ -120,12 +121,12 @@ check-generated:
 
 # Unpack the kernel once (into a private directory, renamed when complete).
 $(KSRC0)/Makefile:
-	@scripts/install-deps.sh kernel
+	@KERNEL_SERIES=$(KERNEL_SERIES) scripts/install-deps.sh kernel
 	@mkdir -p $(BUILD)
 	@echo "  UNPACK  $(KSRC_TAR) -> $(KSRC0) (about 10 s, one dot per 5000 files)"
 	@tmp=$$(mktemp -d $(BUILD)/.unpack.XXXXXX) && \
 	tar -C $$tmp -xf $(KSRC_TAR) --checkpoint=5000 --checkpoint-action=dot && echo && \
-	{ mv -T $$tmp/linux-source-6.1 $(KSRC0) 2>/dev/null || true; } && rm -rf $$tmp
+	{ mv -T $$tmp/linux-source-$(KERNEL_SERIES) $(KSRC0) 2>/dev/null || true; } && rm -rf $$tmp
 
 # This spec's kernel tree: a hard-linked copy of the pristine one, made
 # privately and renamed into place (concurrent makes cannot see half a copy),

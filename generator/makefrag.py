@@ -22,6 +22,7 @@ from .spec import Spec
 #: Make variable -> dotted spec path (lists print space-separated).
 MAKE_VARS: tuple[tuple[str, str], ...] = (
     ("ARCH_NAME", "arch.name"),
+    ("KERNEL_SERIES", "arch.kernel_series"),
     ("DEFCONFIG", "arch.defconfig"),
     ("PLATFORM", "platform.name"),
     ("CROSS_LIST", "isa.cross_compile"),

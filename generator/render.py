@@ -46,6 +46,7 @@ from .derive import DeriveError, derive
 from .errors import Diagnostic, LayoutError, SpecError, TemplateError
 from .filters import FILTERS, GLOBAL_FUNCTIONS, TESTS, FilterError
 from .headers import insert_header, make_header
+from .kernelsrc import KernelSourceError, exact_version
 from .schema import SECTIONS
 from .spec import Spec
 
@@ -258,8 +259,15 @@ def build_context(project: Project) -> dict[str, Any]:
         derived = derive(data)
     except DeriveError as exc:
         raise SpecError([Diagnostic(project.spec.display, 1, "", f"cannot derive values: {exc}")]) from None
+    series = data["arch"]["kernel_series"]
+    try:
+        linux_version = exact_version(project.root, series)
+    except KernelSourceError as exc:
+        raise SpecError([project.spec.diag("arch.kernel_series", str(exc))]) from None
     ctx: dict[str, Any] = {"spec": data, "derived": derived,
-                           "portkit_version": __version__, "spec_path": project.spec_display}
+                           "portkit_version": __version__, "spec_path": project.spec_display,
+                           "linux_version": linux_version,
+                           "linux_version_text": ".".join(map(str, linux_version))}
     for section in SECTIONS:
         ctx[section] = data[section]
     from .bindings import dts_lines  # noqa: PLC0415

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .kernelsrc import SERIES as KERNEL_SERIES
+
 NO_DEFAULT = object()
 
 #: MIPS o32 register names -> register numbers (fp is an alias of s8).
@@ -269,8 +271,9 @@ ARCH = Map(doc="identity of the port", fields={
                 pattern_doc="a lowercase identifier", max_len=ARCH_NAME_MAX,
                 check=arch_name_problem),
     "description": Text(doc="one-line description"),
-    "kernel_series": Str(doc="Linux series targeted, e.g. \"6.1\" (quote it)",
-                         pattern=r"\d+\.\d+", pattern_doc="a version such as \"6.1\""),
+    "kernel_series": Str(doc="Linux series targeted (quote it); the exact version is the one "
+                             "of that series' source tree (generator/kernelsrc.py)",
+                         choices=KERNEL_SERIES),
     "defconfig": Str(doc="name of the generated defconfig", required=False,
                      pattern=FILE_NAME, max_len=100,
                      pattern_doc="a file name (letters, digits, _.-; not starting with '.') "

@@ -4,11 +4,20 @@
 #   groups: kernel emulator disk test sources mipsref; default: kernel emulator disk test
 #   mipsref: the stock-MIPS reference BusyBox (glibc, static) and qemu-mipsel-static
 #   test: also stock MIPS's UAPI headers (test_wild_sp.py builds a program for qemu-mipsel)
+#   kernel: the Linux source of each series in KERNEL_SERIES (default: all the
+#   kit supports, "6.1 6.12"; the Makefile asks for the spec's series only)
 #   sources: dpkg-dev and a deb-src entry for Debian 12 in portkit's own
 #   /etc/apt/sources.list.d/portkit-src.sources (for scripts/get-sources.sh)
 set -eu
 
-kernel="linux-source-6.1 gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
+kernel_sources=""
+for s in ${KERNEL_SERIES:-6.1 6.12}; do
+	case $s in
+	6.1 | 6.12) kernel_sources="$kernel_sources linux-source-$s" ;;
+	*) echo "install-deps: KERNEL_SERIES: unknown series '$s' (6.1, 6.12)" >&2; exit 2 ;;
+	esac
+done
+kernel="$kernel_sources gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
 	device-tree-compiler flex bison bc rsync cpio kmod xz-utils make gcc libc6-dev
 	python3 python3-jinja2 python3-yaml ccache"
 emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
