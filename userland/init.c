@@ -717,7 +717,7 @@ static void start_shell(char **envp)
 
 int main(int argc, char **argv, char **envp)
 {
-	struct new_utsname uts;
+	struct utsname uts;
 	struct sysinfo si;
 	unsigned int i;
 

@@ -2,7 +2,7 @@
 /*
  * The C library of portkit's TSAR userland: the kernel tree's nolibc
  * (with the TSAR arch.h, which also routes lseek to llseek) plus calls
- * nolibc 6.1 lacks.
+ * nolibc lacks, in 6.1's tree or in both (6.1 and 6.12).
  */
 #ifndef _PORTKIT_LIBC_H
 #define _PORTKIT_LIBC_H
@@ -10,13 +10,12 @@
 #include "nolibc.h"
 
 #include <linux/sysinfo.h>
-#include <linux/utsname.h>
 
 #ifndef LINUX_REBOOT_CMD_RESTART2
 #define LINUX_REBOOT_CMD_RESTART2	0xA1B2C3D4	/* restart with a command string */
 #endif
 
-/* Wait status decoding nolibc 6.1 lacks. */
+/* Wait status decoding nolibc lacks (6.12's has WIFSIGNALED and WTERMSIG). */
 #ifndef WIFSIGNALED
 #define WTERMSIG(status)	((status) & 0x7f)
 #define WIFSIGNALED(status)	(((status) & 0x7f) != 0 && ((status) & 0x7f) != 0x7f)
@@ -28,8 +27,22 @@
 #define WSTOPSIG(status)	(((status) >> 8) & 0xff)
 #endif
 
+/*
+ * uname(), pipe() and rmdir(), which 6.1's nolibc lacks: the nolibc that has
+ * crt.h (6.12's) has them.
+ */
+#ifndef _NOLIBC_CRT_H
+struct utsname {
+	char sysname[65];
+	char nodename[65];
+	char release[65];
+	char version[65];
+	char machine[65];
+	char domainname[65];
+};
+
 static __attribute__((unused))
-int uname(struct new_utsname *buf)
+int uname(struct utsname *buf)
 {
 	long ret = my_syscall1(__NR_uname, buf);
 
@@ -51,6 +64,23 @@ int pipe(int fds[2])
 	}
 	return 0;
 }
+
+#ifndef AT_REMOVEDIR
+#define AT_REMOVEDIR	0x200
+#endif
+
+static __attribute__((unused))
+int rmdir(const char *path)
+{
+	long ret = my_syscall3(__NR_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
+
+	if (ret < 0) {
+		SET_ERRNO(-ret);
+		return -1;
+	}
+	return 0;
+}
+#endif /* !_NOLIBC_CRT_H */
 
 static __attribute__((unused))
 int sysinfo(struct sysinfo *info)
@@ -200,7 +230,7 @@ int current_cpu(void)
 	return cpu;
 }
 
-/* File-system calls nolibc 6.1 lacks: sync, pread/pwrite, clock_gettime. */
+/* File-system calls nolibc lacks: sync, pread/pwrite. */
 static __attribute__((unused))
 void sync(void)
 {
@@ -262,7 +292,7 @@ unsigned long user_space_end(void)
 	return end;
 }
 
-/* More file-system calls nolibc 6.1 lacks, for the power-cut workload. */
+/* More file-system calls nolibc lacks, for the power-cut workload. */
 static __attribute__((unused))
 int fdatasync(int fd)
 {
@@ -293,22 +323,6 @@ static __attribute__((unused))
 int rename(const char *old, const char *new)
 {
 	long ret = my_syscall5(__NR_renameat2, AT_FDCWD, old, AT_FDCWD, new, 0);
-
-	if (ret < 0) {
-		SET_ERRNO(-ret);
-		return -1;
-	}
-	return 0;
-}
-
-#ifndef AT_REMOVEDIR
-#define AT_REMOVEDIR	0x200
-#endif
-
-static __attribute__((unused))
-int rmdir(const char *path)
-{
-	long ret = my_syscall3(__NR_unlinkat, AT_FDCWD, path, AT_REMOVEDIR);
 
 	if (ret < 0) {
 		SET_ERRNO(-ret);

@@ -5,6 +5,11 @@
  * nolibc-based libc.h. Every libc header name in this directory includes
  * this file, so a selftest builds unchanged with -nostdinc. Missing on
  * purpose: threads, ucontext, stdio buffering, locales.
+ *
+ * The functions here that a newer nolibc has as well (6.12's: strerror,
+ * fflush, setvbuf, syscall, getpagesize, strtol, getauxval) are defined as kst_<name>
+ * with a macro naming them <name>: the selftests call the same code on
+ * either kernel series.
  */
 #ifndef _KST_LIBC_H
 #define _KST_LIBC_H
@@ -53,7 +58,7 @@ typedef unsigned long long uintmax_t;
 
 /* ---- errors -------------------------------------------------------- */
 
-static __attribute__((unused)) char *strerror(int err)
+static __attribute__((unused)) char *kst_strerror(int err)
 {
 	static char buf[24];
 
@@ -61,6 +66,7 @@ static __attribute__((unused)) char *strerror(int err)
 	itoa_r(err, buf + 6);
 	return buf;
 }
+#define strerror	kst_strerror
 
 /* ---- formatted output ------------------------------------------------ */
 
@@ -317,12 +323,19 @@ int dprintf(int fd, const char *fmt, ...)
 #define vdprintf	kst_vdprintf
 
 /* Output is unbuffered (every printf is a write). */
-static __attribute__((unused)) int fflush(FILE *stream) { return 0; }
-#define setbuf(stream, buf)		((void)0)
-#define setvbuf(stream, buf, mode, size) (0)
+static __attribute__((unused)) int kst_fflush(FILE *stream) { return 0; }
+#define fflush		kst_fflush
 #define _IONBF 2
 #define _IOLBF 1
 #define _IOFBF 0
+static __attribute__((unused)) void kst_setbuf(FILE *stream, char *buf) { }
+static __attribute__((unused))
+int kst_setvbuf(FILE *stream, char *buf, int mode, size_t size)
+{
+	return mode == _IONBF || mode == _IOLBF || mode == _IOFBF ? 0 : -1;
+}
+#define setbuf		kst_setbuf
+#define setvbuf		kst_setvbuf
 
 static __attribute__((unused)) int abs(int v) { return v < 0 ? -v : v; }
 static __attribute__((unused)) long labs(long v) { return v < 0 ? -v : v; }
@@ -357,11 +370,11 @@ static __attribute__((unused)) int setpgrp(void) { return setpgid(0, 0); }
 #define WCOREDUMP(status)	((status) & 0x80)
 #endif
 
-/* syscall(2) as in glibc: -1 and errno on error. */
+/* syscall(2) as in glibc: -1 and errno on error (6.12's nolibc has a macro). */
 #define KST_SYSCALL_RET(r) \
 	({ long __r = (r); if (__r < 0 && __r > -4096) { SET_ERRNO(-__r); __r = -1; } __r; })
 static __attribute__((unused))
-long syscall(long nr, ...)
+long kst_syscall(long nr, ...)
 {
 	va_list ap;
 	long a, b, c, d, e, f;
@@ -392,6 +405,8 @@ long syscall(long nr, ...)
 #endif
 	return KST_SYSCALL_RET(my_syscall6(nr, a, b, c, d, e, f));
 }
+#undef syscall
+#define syscall		kst_syscall
 
 /* ptrace(2) as in glibc: PEEK requests return the word read. */
 static __attribute__((unused))
@@ -780,9 +795,10 @@ static __attribute__((unused)) long sysconf(int name)
 }
 #define _SC_PAGESIZE	30
 #define _SC_PAGE_SIZE	30
-static __attribute__((unused)) int getpagesize(void) { return 4096; }
+static __attribute__((unused)) int kst_getpagesize(void) { return 4096; }
+#define getpagesize	kst_getpagesize
 
-static __attribute__((unused)) long strtol(const char *s, char **end, int base)
+static __attribute__((unused)) long kst_strtol(const char *s, char **end, int base)
 {
 	long v = 0;
 	int neg = 0;
@@ -809,9 +825,23 @@ static __attribute__((unused)) long strtol(const char *s, char **end, int base)
 		*end = (char *)s;
 	return neg ? -v : v;
 }
-#define strtoul(s, e, b)	((unsigned long)strtol(s, e, b))
-#define strtoll(s, e, b)	((long long)strtol(s, e, b))
-#define strtoull(s, e, b)	((unsigned long long)strtol(s, e, b))
+#define strtol			kst_strtol
+#define strtoul(s, e, b)	((unsigned long)kst_strtol(s, e, b))
+#define strtoll(s, e, b)	((long long)kst_strtol(s, e, b))
+#define strtoull(s, e, b)	((unsigned long long)kst_strtol(s, e, b))
+
+/* ctype.h: the ASCII case mappings, which nolibc lacks. */
+static __attribute__((unused)) int kst_tolower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static __attribute__((unused)) int kst_toupper(int c)
+{
+	return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+}
+#define tolower		kst_tolower
+#define toupper		kst_toupper
 
 static __attribute__((unused)) char *strstr(const char *h, const char *n)
 {
@@ -909,7 +939,7 @@ static __attribute__((unused)) char *basename(char *path)
 
 /* sys/auxv.h: from the kernel-supplied auxiliary vector after envp. */
 char **environ;
-static __attribute__((unused)) unsigned long getauxval(unsigned long type)
+static __attribute__((unused)) unsigned long kst_getauxval(unsigned long type)
 {
 	char **e = environ;
 	unsigned long *av;
@@ -921,12 +951,15 @@ static __attribute__((unused)) unsigned long getauxval(unsigned long type)
 			return av[1];
 	return 0;
 }
+#define getauxval	kst_getauxval
 
 /*
- * nolibc's _start runs no constructors, but kselftest_harness.h registers
- * its tests from them: main() runs .init_array, then the program's main,
- * renamed by the macro below.
+ * kselftest_harness.h registers its tests from constructors. A nolibc with
+ * crt.h (6.12's) runs them and sets environ in _start_c(); 6.1's _start
+ * does neither: main() does, then calls the program's main, renamed by the
+ * macro below.
  */
+#ifndef _NOLIBC_CRT_H
 int kst_main();
 extern void (*__init_array_start[])(void) __attribute__((weak));
 extern void (*__init_array_end[])(void) __attribute__((weak));
@@ -940,5 +973,6 @@ int main(int argc, char **argv, char **envp)
 	return kst_main(argc, argv, envp);
 }
 #define main kst_main
+#endif /* !_NOLIBC_CRT_H */
 
 #endif /* _KST_LIBC_H */

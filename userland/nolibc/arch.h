@@ -9,21 +9,35 @@
  *   result in v0, errors as a3 = 1 with a positive errno in v0
  *   (or -errno in v0 when built with -DPORTKIT_SYSCALL_NEGATIVE_V0);
  *   at, v1, t0-t9, hi and lo are clobbered (zeroed), as o32's calls may.
- * It also steers nolibc 6.1's sys.h towards the calls a 32-bit asm-generic
- * ABI has, and routes lseek to llseek; libc.h adds calls nolibc lacks.
+ * It also steers nolibc's sys.h towards the calls a 32-bit asm-generic ABI
+ * has, and routes lseek to llseek; libc.h adds calls nolibc lacks.
+ *
+ * One file serves the nolibc of both kernel series. 6.12's has crt.h, whose
+ * _start_c(sp) finds argv, environ and the auxiliary vector, runs the
+ * constructors and calls main(); its arch headers include crt.h, and their
+ * start code only hands sp to _start_c. 6.1's has no crt.h: its start code
+ * calls main() itself. __start below does one or the other, as crt.h is
+ * there or not.
  *
  * When the kernel has only the y2038-safe calls (spec
  * abi.syscall.time32_syscalls: false, as riscv32: no wait4, gettimeofday,
- * pselect6, ppoll with 32-bit time, no fstatat64), the calls nolibc 6.1
- * makes are routed to their replacements here: wait4 -> waitid,
+ * pselect6, ppoll with 32-bit time, no fstatat64), the calls nolibc makes
+ * are routed to their replacements here: wait4 -> waitid,
  * gettimeofday -> clock_gettime64, pselect6/ppoll -> the _time64 calls,
- * fstatat64 -> statx.
+ * fstatat64 -> statx (6.12's nolibc calls statx itself).
  */
 #ifndef _NOLIBC_ARCH_TSAR_H
 #define _NOLIBC_ARCH_TSAR_H
 
 #include <asm/fcntl.h>	/* O_* flags: nolibc 6.1 expects them from arch.h */
 #include <asm/unistd.h>
+
+/* A nolibc whose start code is _start_c() (6.12's): see above. */
+#if __has_include("crt.h")
+#include "compiler.h"
+#include "crt.h"
+#define __PORTKIT_START_C
+#endif
 
 #define __portkit_str(x)		#x
 #define __stringify_nr(x)	__portkit_str(x)
@@ -53,7 +67,7 @@ struct sys_stat_struct {
 };
 
 /*
- * Calls nolibc 6.1 looks for under other names. A call this ABI lacks gets
+ * Calls nolibc looks for under other names (newfstatat: 6.1's stat()). A call this ABI lacks gets
  * a negative number no system call uses, which the my_syscallN macros
  * below turn into a call of the routing function.
  */
@@ -77,7 +91,8 @@ struct sys_stat_struct {
 #endif
 /*
  * No plain lseek on this ABI, only llseek (offset in two halves, result
- * through a pointer). nolibc 6.1 calls my_syscall3(__NR_lseek, ...), so
+ * through a pointer). nolibc calls my_syscall3(__NR_lseek, ...) (6.12's
+ * only when __NR_lseek is defined, else it fails with ENOSYS), so
  * __NR_lseek is a number no system call uses and my_syscall3 turns it
  * into __portkit_lseek() (below).
  */
@@ -89,7 +104,7 @@ static long __portkit_gettimeofday(void *tv, void *tz);
 static long __portkit_fstatat(long dirfd, const char *path,
 			   struct sys_stat_struct *st, long flags);
 static long __portkit_ppoll(void *fds, long nfds, struct __portkit_timepair *ts,
-			 void *sigmask);
+			 void *sigmask, long sigsetsize);
 static long __portkit_wait4(long pid, int *status, long options, void *rusage);
 static long __portkit_pselect6(long nfds, void *r, void *w, void *e,
 			    struct __portkit_timepair *ts, void *sigmask);
@@ -185,7 +200,7 @@ static long __portkit_lseek(long fd, long offset, long whence);
 			(long)(arg4)) :					\
 	 (num) == -4 ?							\
 	 __portkit_ppoll((void *)(arg1), (long)(arg2), (void *)(arg3),	\
-		      (void *)(arg4)) :					\
+		      (void *)(arg4), 0) :				\
 	 (num) == -5 ?							\
 	 __portkit_wait4((long)(arg1), (void *)(arg2), (long)(arg3),	\
 		      (void *)(arg4)) :					\
@@ -212,7 +227,14 @@ static long __portkit_lseek(long fd, long offset, long whence);
  * argument equal to sp (the address of a local at 0(sp), say) could come
  * in sp itself, which the asm moves before storing it.
  */
+/* ppoll: 6.1's nolibc passes 4 arguments, 6.12's 5 (with sigsetsize). */
 #define my_syscall5(num, arg1, arg2, arg3, arg4, arg5)			\
+	((num) == -4 ?							\
+	 __portkit_ppoll((void *)(arg1), (long)(arg2), (void *)(arg3),	\
+		      (void *)(arg4), (long)(arg5)) :			\
+	 __portkit_syscall5(num, arg1, arg2, arg3, arg4, arg5))
+
+#define __portkit_syscall5(num, arg1, arg2, arg3, arg4, arg5)		\
 ({									\
 	register long _num __asm__("v0") = (num);			\
 	register long _a0 __asm__("a0") = (long)(arg1);			\
@@ -263,7 +285,7 @@ struct __portkit_timespec64 {
 	long long tv_nsec;
 };
 
-/* The 32-bit-time timespec/timeval nolibc 6.1 uses (two longs each). */
+/* The 32-bit-time timespec/timeval nolibc uses (two longs each). */
 struct __portkit_timepair {
 	long sec;
 	long frac;
@@ -334,12 +356,12 @@ long __portkit_pselect6(long nfds, void *r, void *w, void *e,
 
 static __attribute__((unused))
 long __portkit_ppoll(void *fds, long nfds, struct __portkit_timepair *ts,
-		  void *sigmask)
+		  void *sigmask, long sigsetsize)
 {
 	struct __portkit_timespec64 ts64;
 
-	return __portkit_syscall4(__NR_ppoll_time64, fds, nfds,
-			       __portkit_ts64(&ts64, ts), sigmask);
+	return __portkit_syscall5(__NR_ppoll_time64, fds, nfds,
+			       __portkit_ts64(&ts64, ts), sigmask, sigsetsize);
 }
 
 /* wait4() on waitid(): the status word rebuilt from the siginfo. */
@@ -443,31 +465,47 @@ long __portkit_lseek(long fd, long offset, long whence)
 }
 
 /*
- * Process entry: sp -> argc, argv[], NULL, envp[], NULL. Call
- * main(argc, argv, envp) on an 8-byte aligned stack with the 16-byte o32
- * argument area, then exit with its result.
+ * Process entry: sp -> argc, argv[], NULL, envp[], NULL, auxv. With crt.h,
+ * call _start_c(sp); without, main(argc, argv, envp) and exit with its
+ * result. Either on an 8-byte aligned stack with the 16-byte o32 argument
+ * area; neither returns. Non-PIC code (no $gp is set up): jal, not a GOT call.
  */
+#ifdef __PORTKIT_START_C
+#define __PORTKIT_START_CALL						\
+	"	move	$a0, $sp\n"					\
+	"	li	$t0, -8\n"					\
+	"	and	$sp, $sp, $t0\n"				\
+	"	addiu	$sp, $sp, -16\n"				\
+	"	jal	_start_c\n"					\
+	"	 nop\n"							\
+	"	break\n"	/* _start_c() ends in exit() */
+#else
+#define __PORTKIT_START_CALL						\
+	"	lw	$a0, 0($sp)\n"					\
+	"	addiu	$a1, $sp, 4\n"					\
+	"	sll	$a2, $a0, 2\n"					\
+	"	addu	$a2, $a2, $a1\n"				\
+	"	addiu	$a2, $a2, 4\n"					\
+	"	li	$t0, -8\n"					\
+	"	and	$sp, $sp, $t0\n"				\
+	"	addiu	$sp, $sp, -16\n"				\
+	"	jal	main\n"						\
+	"	 nop\n"							\
+	"	move	$a0, $v0\n"					\
+	"	li	$v0, " __stringify_nr(__NR_exit) "\n"		\
+	"	syscall\n"
+#endif
+
+/* Weak: every unit that includes nolibc has one (6.12's nolibc-test has two). */
 __asm__(".section .text\n"
-	".globl	__start\n"
+	".weak	__start\n"
 	".set	push\n"
 	".set	noreorder\n"
-	".option pic0\n"		/* jal main, not a GOT call: no $gp yet */
+	".option pic0\n"
 	".ent	__start\n"
 	"__start:\n"
 	"	move	$fp, $zero\n"
-	"	lw	$a0, 0($sp)\n"
-	"	addiu	$a1, $sp, 4\n"
-	"	sll	$a2, $a0, 2\n"
-	"	addu	$a2, $a2, $a1\n"
-	"	addiu	$a2, $a2, 4\n"
-	"	li	$t0, -8\n"
-	"	and	$sp, $sp, $t0\n"
-	"	addiu	$sp, $sp, -16\n"
-	"	jal	main\n"
-	"	 nop\n"
-	"	move	$a0, $v0\n"
-	"	li	$v0, " __stringify_nr(__NR_exit) "\n"
-	"	syscall\n"
+	__PORTKIT_START_CALL
 	".end	__start\n"
 	".set	pop\n");
 

@@ -62,7 +62,10 @@ int main(void)
 		load("/lib/modules/portkit_oops.ko");
 		exit(0);
 	}
-	waitpid(pid, &status, 0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		printf("modules: oops-loader not waited for (errno %d)\n", errno);
+		return 1;
+	}
 	printf("modules: oops-loader %s %d\n",
 	       WIFSIGNALED(status) ? "signal" : "exit",
 	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
