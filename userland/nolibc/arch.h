@@ -67,9 +67,9 @@ struct sys_stat_struct {
 };
 
 /*
- * Calls nolibc looks for under other names (newfstatat: 6.1's stat()). A call this ABI lacks gets
- * a negative number no system call uses, which the my_syscallN macros
- * below turn into a call of the routing function.
+ * Calls nolibc looks for under other names (newfstatat: 6.1's stat()). A
+ * call this ABI lacks gets a negative number no system call uses, which the
+ * my_syscallN macros below turn into a call of the routing function.
  */
 #ifdef __NR_fstatat64
 #define __NR_newfstatat		__NR_fstatat64
@@ -221,12 +221,6 @@ static long __portkit_lseek(long fd, long offset, long whence);
 	__PORTKIT_SYSCALL_RESULT(_num, _a3);				\
 })
 
-/*
- * Arguments 5 and 6 go to 16(sp) and 20(sp) of a 32-byte o32 frame. They
- * reach the asm in t0 and t1: in a register of the compiler's choice, an
- * argument equal to sp (the address of a local at 0(sp), say) could come
- * in sp itself, which the asm moves before storing it.
- */
 /* ppoll: 6.1's nolibc passes 4 arguments, 6.12's 5 (with sigsetsize). */
 #define my_syscall5(num, arg1, arg2, arg3, arg4, arg5)			\
 	((num) == -4 ?							\
@@ -234,6 +228,12 @@ static long __portkit_lseek(long fd, long offset, long whence);
 		      (void *)(arg4), (long)(arg5)) :			\
 	 __portkit_syscall5(num, arg1, arg2, arg3, arg4, arg5))
 
+/*
+ * Arguments 5 and 6 go to 16(sp) and 20(sp) of a 32-byte o32 frame. They
+ * reach the asm in t0 and t1: in a register of the compiler's choice, an
+ * argument equal to sp (the address of a local at 0(sp), say) could come
+ * in sp itself, which the asm moves before storing it.
+ */
 #define __portkit_syscall5(num, arg1, arg2, arg3, arg4, arg5)		\
 ({									\
 	register long _num __asm__("v0") = (num);			\
