@@ -46,6 +46,9 @@ CHANGES: dict[str, tuple[tuple[int, ...], str]] = {
         (6, 5), "<linux/export.h> serves assembly; asm-generic/export.h went away"),
     "pte_mkwrite_novma": (
         (6, 6), "arches define pte_mkwrite_novma(); pte_mkwrite() takes the vma"),
+    "ptdesc": (
+        (6, 6), "page-table pages are struct ptdesc: pagetable_pte_dtor(), "
+                "tlb_remove_page_ptdesc()"),
     "set_ptes": (
         (6, 6), "the generic set_ptes() maps several pages (set_pte_at() is a "
                 "macro on it); update_mmu_cache_range() is required"),
