@@ -149,10 +149,13 @@ kconfig: kernel-tree
 	    { [ -n "$(FRAGMENT)" ] && [ $(FRAGMENT) -nt $(KOUT)/.config ]; }; then \
 		$(KMAKE) $(DEFCONFIG) && \
 		if [ -n "$(FRAGMENT)" ]; then \
+			scripts/fragment-for-series.sh $(FRAGMENT) $(KERNEL_SERIES) \
+				> $(KOUT)/variant.config && \
 			$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
-				$(KOUT)/.config $(FRAGMENT) >/dev/null && \
+				$(KOUT)/.config $(KOUT)/variant.config >/dev/null && \
 			$(KMAKE) olddefconfig && \
-			scripts/check-fragment.sh $(FRAGMENT) $(KOUT)/.config; \
+			scripts/check-fragment.sh $(FRAGMENT) $(KOUT)/variant.config \
+				$(KOUT)/.config; \
 		fi; \
 	else \
 		$(KMAKE) olddefconfig; \
