@@ -87,3 +87,9 @@ def test_the_generated_makefile_names_its_version_and_refuses_another_tree():
     text = (ROOT / "generated" / "arch" / "tsar" / "Makefile").read_text()
     assert "ifneq ($(VERSION).$(PATCHLEVEL).$(SUBLEVEL),6.1." in text
     assert "$(error arch/tsar was generated for Linux 6.1." in text
+
+
+def test_the_series_guide_lists_every_interface_change_with_its_release():
+    text = (ROOT / "docs" / "kernel-series.md").read_text()
+    for name, (version, _) in CHANGES.items():
+        assert f"- `{name}`, since {'.'.join(map(str, version))}:" in text, name
