@@ -44,6 +44,8 @@ CHANGES: dict[str, tuple[tuple[int, ...], str]] = {
         (6, 4), "ARCH_FORCE_MAX_ORDER is the largest order, not one above it"),
     "export_h_in_asm": (
         (6, 5), "<linux/export.h> serves assembly; asm-generic/export.h went away"),
+    "gup_no_vmas": (
+        (6, 5), "get_user_pages_remote() lost its vmas argument"),
     "pte_mkwrite_novma": (
         (6, 6), "arches define pte_mkwrite_novma(); pte_mkwrite() takes the vma"),
     "ptdesc": (
