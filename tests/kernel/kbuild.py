@@ -120,7 +120,7 @@ class KernelTree:
     """The kernel tree prepared for one spec, with its own O= directory."""
 
     def __init__(self, key):
-        self.spec_path = SPECS[key]
+        self.spec_path = SPECS.get(key) or OTHER_SPECS[key]
         self.spec = load_spec(self.spec_path)
         self.arch = self.spec["arch"]["name"]
         self.out = ROOT / "build" / "tests" / key
