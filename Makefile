@@ -149,10 +149,13 @@ kconfig: kernel-tree
 	    { [ -n "$(FRAGMENT)" ] && [ $(FRAGMENT) -nt $(KOUT)/.config ]; }; then \
 		$(KMAKE) $(DEFCONFIG) && \
 		if [ -n "$(FRAGMENT)" ]; then \
+			scripts/fragment-for-series.sh $(FRAGMENT) $(KERNEL_SERIES) \
+				> $(KOUT)/variant.config && \
 			$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
-				$(KOUT)/.config $(FRAGMENT) >/dev/null && \
+				$(KOUT)/.config $(KOUT)/variant.config >/dev/null && \
 			$(KMAKE) olddefconfig && \
-			scripts/check-fragment.sh $(FRAGMENT) $(KOUT)/.config; \
+			scripts/check-fragment.sh $(FRAGMENT) $(KOUT)/variant.config \
+				$(KOUT)/.config; \
 		fi; \
 	else \
 		$(KMAKE) olddefconfig; \
@@ -174,7 +177,10 @@ userland: kconfig
 # leaves it out (other specs default to 0: their test kernels build faster).
 # Each step is cached: musl and BusyBox are built again only when their
 # sources, the port or the generated syscall files change.
-ROOTFS_INITRAMFS ?= $(if $(filter $(TOP)/arch-spec.yaml,$(abspath $(SPEC))),1,0)
+# The default spec on the other kernel series (ROOTFS_SPECS) gets the same
+# root file system: the tests run the same programs on both series.
+ROOTFS_SPECS := arch-spec.yaml specs/tsar-6.12.yaml
+ROOTFS_INITRAMFS ?= $(if $(filter $(addprefix $(TOP)/,$(ROOTFS_SPECS)),$(abspath $(SPEC))),1,0)
 ROOTFS_LIST = $(if $(filter 0,$(ROOTFS_INITRAMFS)),,$(UOUT)/rootfs.list)
 
 MUSL_MAKE  = -C userland/musl SRC=$(BUILD)/src OUT=$(UOUT)/musl \

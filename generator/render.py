@@ -46,7 +46,7 @@ from .derive import DeriveError, derive
 from .errors import Diagnostic, LayoutError, SpecError, TemplateError
 from .filters import FILTERS, GLOBAL_FUNCTIONS, TESTS, FilterError
 from .headers import insert_header, make_header
-from .kernelsrc import KernelSourceError, exact_version
+from .kernelsrc import KernelSourceError, exact_version, has_change
 from .schema import SECTIONS
 from .spec import Spec
 
@@ -267,7 +267,8 @@ def build_context(project: Project) -> dict[str, Any]:
     ctx: dict[str, Any] = {"spec": data, "derived": derived,
                            "portkit_version": __version__, "spec_path": project.spec_display,
                            "linux_version": linux_version,
-                           "linux_version_text": ".".join(map(str, linux_version))}
+                           "linux_version_text": ".".join(map(str, linux_version)),
+                           "linux_has": lambda name: has_change(linux_version, name)}
     for section in SECTIONS:
         ctx[section] = data[section]
     from .bindings import dts_lines  # noqa: PLC0415

@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .kernelsrc import KernelSourceError, exact_version
 from .layers import RESPONSIBILITIES, _lookup, _yaml, needed, providers
 
 #: Symbols a link script or the final link defines: never a port's problem.
@@ -28,6 +29,7 @@ _LINKER_SYMBOLS = re.compile(r"^(_+[a-z0-9_]*(start|end|begin|stop)[a-z0-9_]*|_e
 class Report:
     arch: str
     spec: str
+    linux: str = ""                                    # the exact kernel version generated for
     layers: list = field(default_factory=list)         # (display, description)
     rows: list = field(default_factory=list)           # (title, provider or None, files, state)
     implements: list = field(default_factory=list)     # (layer, key, values, spec value, ok)
@@ -115,7 +117,12 @@ def sharing(project, base_project) -> list[tuple[str, int, int]]:
 def make_report(project, build_dir: Path | None = None, base_project=None) -> Report:
     data = project.spec.data
     prov = providers(project)
-    rep = Report(arch=project.arch, spec=project.spec_display)
+    series = data["arch"]["kernel_series"]
+    try:
+        linux = ".".join(map(str, exact_version(project.root, series)))
+    except KernelSourceError:
+        linux = f"{series} (its source is not installed)"
+    rep = Report(arch=project.arch, spec=project.spec_display, linux=linux)
     for layer in project.layers:
         rep.layers.append((layer.display, layer.meta.get("description") or ""))
     for r in RESPONSIBILITIES:
@@ -157,7 +164,8 @@ def _state(row) -> str:
 
 
 def format_text(rep: Report) -> str:
-    out = [f"porting status of arch/{rep.arch} (spec {rep.spec})", "", "layers, lowest first:"]
+    out = [f"porting status of arch/{rep.arch} (spec {rep.spec}, Linux {rep.linux})", "",
+           "layers, lowest first:"]
     for display, desc in rep.layers:
         out.append(f"  {display:<20} {desc}")
     out += ["", f"  {'responsibility':<24} {'provided by':<20} files"]
@@ -203,7 +211,8 @@ def format_text(rep: Report) -> str:
 
 
 def format_markdown(rep: Report) -> str:
-    out = [f"# Porting status of arch/{rep.arch}", "", f"Spec: `{rep.spec}`.", "",
+    out = [f"# Porting status of arch/{rep.arch}", "",
+           f"Spec: `{rep.spec}`, generated for Linux {rep.linux}.", "",
            "| layer (lowest first) | description |", "|---|---|"]
     out += [f"| `{d}` | {desc} |" for d, desc in rep.layers]
     out += ["", "| responsibility | provided by | files |", "|---|---|---|"]

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from guest import check_results, guest_kernel, program_lines, program_status
+from kbuild import SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
@@ -25,9 +26,9 @@ TRAP_BRKPT, FPE_INTDIV, FPE_INTOVF, SI_KERNEL = 1, 1, 2, 0x80
 SEGV_MAPERR, SEGV_ACCERR, BUS_ADRALN = 1, 2, 1
 
 
-@pytest.fixture(scope="module")
-def run():
-    rc, out, err = guest_kernel("tsar").run_programs(*PROGRAMS, timeout=300)
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def run(request):
+    rc, out, err = guest_kernel(request.param).run_programs(*PROGRAMS, timeout=300)
     return rc, out, err
 
 

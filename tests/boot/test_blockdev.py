@@ -18,7 +18,7 @@ import time
 import pytest
 
 from guest import DISK_ROOT_ARGS, EMU, busybox_disk, guest_kernel, program_status
-from kbuild import ROOT, SPECS
+from kbuild import ROOT, SERIES_KEYS, SPECS
 
 pytestmark = pytest.mark.kernel
 
@@ -44,9 +44,9 @@ def expected_words(block, count, tag):
     return array.array("I", range(tag + block * 128, tag + (block + count) * 128))
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return guest_kernel()
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def kernel(request):
+    return guest_kernel(request.param)
 
 
 @pytest.fixture(scope="module")

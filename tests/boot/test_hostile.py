@@ -6,6 +6,7 @@ import re
 import pytest
 
 from guest import check_results, guest_kernel, program_status
+from kbuild import SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
@@ -14,9 +15,9 @@ SIGILL, SIGKILL, SIGSEGV = 4, 9, 11
 SEGV_MAPERR, SEGV_ACCERR = 1, 2
 
 
-@pytest.fixture(scope="module")
-def run():
-    return guest_kernel("tsar").run_programs(*PROGRAMS, timeout=400)
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def run(request):
+    return guest_kernel(request.param).run_programs(*PROGRAMS, timeout=400)
 
 
 def test_kernel_stays_up_and_powers_off(run):

@@ -8,15 +8,16 @@ import subprocess
 import pytest
 
 from guest import EMU, guest_kernel, program_status
+from kbuild import SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
 TRACE_LINE = r"^\[[ .0-9]+\]  \[<[0-9a-f]{8}>\] "
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return guest_kernel("tsar")
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def kernel(request):
+    return guest_kernel(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,19 @@ import re
 import pytest
 
 from guest import guest_kernel, program_status
+from kbuild import SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
 
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def kernel(request):
+    return guest_kernel(request.param)
+
+
 @pytest.fixture(scope="module")
-def boot():
-    return guest_kernel("tsar").run_programs("modules")
+def boot(kernel):
+    return kernel.run_programs("modules")
 
 
 def test_module_loads_computes_with_kernel_symbols_and_unloads(boot):
@@ -62,11 +68,11 @@ def cpio_files(data):
     return files
 
 
-def test_initramfs_carries_the_modules_as_built():
+def test_initramfs_carries_the_modules_as_built(kernel):
     """vmlinux is linked before the modules are built: after a config change
     the initramfs must still be relinked with the new modules, not keep the
     ones built for the old config (their struct module no longer matches)."""
-    k = guest_kernel("tsar")
+    k = kernel
     listed = re.findall(r"^file (/lib/modules/\S+\.ko) (\S+) ", (k.out / "modules.list").read_text(),
                         re.M)
     assert listed, "no module in modules.list"

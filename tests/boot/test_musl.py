@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from guest import check_results, guest_kernel, program_status
-from kbuild import ROOT
+from kbuild import ROOT, SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
@@ -24,9 +24,9 @@ OUT = ROOT / "build" / "tsar"
 KST_VDSO = ("kst-vdso_test_abi", "kst-vdso_test_gettimeofday", "kst-vdso_test_clock_getres")
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return guest_kernel("tsar")
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def kernel(request):
+    return guest_kernel(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,14 @@ import re
 import pytest
 
 from guest import guest_kernel
+from kbuild import QMIPS_SERIES_KEYS
 from kbuild import run
 
 pytestmark = pytest.mark.kernel
 
-@pytest.fixture(scope="module")
-def kernel():
-    return guest_kernel("qmips")
+@pytest.fixture(scope="module", params=QMIPS_SERIES_KEYS)
+def kernel(request):
+    return guest_kernel(request.param)
 
 
 @pytest.fixture(scope="module")

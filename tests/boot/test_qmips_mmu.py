@@ -12,13 +12,14 @@ import re
 import pytest
 
 from guest import guest_kernel, program_status
+from kbuild import QMIPS_SERIES_KEYS
 
 PROGRAM = "tlb-stress"
 
 
-@pytest.fixture(scope="module")
-def run():
-    k = guest_kernel("qmips")
+@pytest.fixture(scope="module", params=QMIPS_SERIES_KEYS)
+def run(request):
+    k = guest_kernel(request.param)
     rc, out, err = k.run_programs(PROGRAM, cmdline="r4k_asid_bits=2")
     return rc, out, err
 

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from guest import guest_kernel, program_status
+from kbuild import SERIES_KEYS
 
 # name -> (expected TAP plan or None, minimum number of passes, tests that
 # may be skipped, with the reason the kernel gives on every arch)
@@ -91,9 +92,9 @@ def parse_tap(text):
     return plan, results, totals
 
 
-@pytest.fixture(scope="module")
-def selftests_boot():
-    k = guest_kernel("tsar")
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def selftests_boot(request):
+    k = guest_kernel(request.param)
     rc, out, err = k.run_programs(*(f"kst-{n}" for n in SELFTESTS), timeout=300)
     return out
 

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from guest import DISK_ROOT_ARGS, EMU, busybox_disk, guest_kernel
+from kbuild import SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
@@ -86,11 +87,11 @@ class Pane:
         subprocess.run(self.tmux + ["kill-server"], capture_output=True)
 
 
-@pytest.fixture(scope="module")
-def pane():
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def pane(request):
     if not shutil.which("tmux"):
         pytest.fail("tmux is not installed (scripts/install-deps.sh test)")
-    k = guest_kernel("tsar")
+    k = guest_kernel(request.param)
     append = f"{k.spec['boot']['bootargs']} portkit_shell=1"
     p = Pane(f"{EMU} -dtb {k.dtb} -timeout 900 -append '{append}' {k.vmlinux}")
     try:

@@ -22,6 +22,7 @@ import subprocess
 import pytest
 
 from guest import EMU, guest_kernel, program_status
+from kbuild import SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
@@ -51,9 +52,9 @@ def assert_stress_passed(rc, out, err, cpus):
     assert rc == 0, err[-2000:]
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return guest_kernel("tsar")
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def kernel(request):
+    return guest_kernel(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -198,9 +198,9 @@ def test_kbuild_lists_follow_the_files(tmp_path):
         (dest / "overrides/tsar/layer.yaml").read_text()
         .replace("  irqchip: [kernel/irq.c, drivers/xicu.c]\n", "  irqchip: [kernel/irq.c]\n")
         .replace("  timer: [kernel/time.c, drivers/xicu.c]\n", "  timer: [kernel/time.c]\n")
-        .replace("  smp: [kernel/smp.c, kernel/head.S.j2, drivers/xicu.c]\n",
-                 "  smp: [kernel/smp.c, kernel/head.S.j2]\n")
-        .replace("  console: [drivers/vci_tty.c]\n", "")
+        .replace("  smp: [kernel/smp.c.j2, kernel/head.S.j2, drivers/xicu.c]\n",
+                 "  smp: [kernel/smp.c.j2, kernel/head.S.j2]\n")
+        .replace("  console: [drivers/vci_tty.c.j2]\n", "")
         .replace("  poweroff: [kernel/reset.c, drivers/simhelper.c]\n", "")
         .replace("  drivers/vci_block_device.o: TSAR_VCI_BLOCK_DEVICE\n", ""))
     rc, err = gen(dest, "--force")

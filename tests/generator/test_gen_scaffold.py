@@ -43,11 +43,11 @@ def test_status_tsar_complete(tmp_path):
     for line in ("boot entry               overrides/tsar",
                  "exception vectors        overrides/mips32",
                  "TLB/MMU fault handling   overrides/mmu-cp2",
-                 "SMP bring-up             overrides/tsar       kernel/smp.c"):
+                 "SMP bring-up             overrides/tsar       kernel/smp.c.j2"):
         assert line in out
     assert "mmu.walker                     hardware                 spec: hardware" in out
     md = (root / "status.md").read_text()
-    assert "| boot entry | `overrides/tsar` | `kernel/head.S.j2`, `kernel/setup.c` |" in md
+    assert "| boot entry | `overrides/tsar` | `kernel/head.S.j2`, `kernel/setup.c.j2` |" in md
 
 
 def test_new_scaffold_generates_with_stubs(tmp_path):

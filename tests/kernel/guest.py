@@ -20,7 +20,8 @@ import subprocess
 import sys
 import threading
 
-from kbuild import OTHER_SPECS, ROOT, SPECS, kill_running, load_spec, run
+from kbuild import (OTHER_SPECS, QMIPS_SERIES_KEYS, ROOT, SERIES_KEYS, SPECS, kill_running,
+                    load_spec, run)
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from importlib import import_module  # noqa: E402
@@ -200,6 +201,10 @@ def kernels_used_by(path):
     # params=[...] lists, or the TSAR boot specs
     params = [k for ks in re.findall(r"params=\[([^\]]*)\]", src)
               for k in re.findall(r'"([\w.-]+)"', ks) if k in SPECS or k in OTHER_SPECS]
+    if "params=SERIES_KEYS" in src:
+        params += SERIES_KEYS
+    if "params=QMIPS_SERIES_KEYS" in src:
+        params += QMIPS_SERIES_KEYS
     found = []
     for m in re.finditer(r'guest_kernel\(\s*(?:"([\w.-]+)"|(request\.param))?'
                          r'(?:\s*,\s*"([\w.-]+)")?\s*\)', src):

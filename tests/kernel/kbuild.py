@@ -1,4 +1,4 @@
-"""Drive the real Linux 6.1 tree with a generated arch directory.
+"""Drive the real Linux tree (of the spec's series) with a generated arch directory.
 
 The top-level Makefile owns unpacking the kernel and making each spec's own
 hard-linked kernel tree, build/ktree/<spec stem>/, with arch/<name> linked to
@@ -20,7 +20,21 @@ sys.path.insert(0, str(ROOT))
 
 from generator.spec import load_spec as _load  # noqa: E402
 
-KSRC0 = ROOT / "build" / "linux-source-6.1"
+
+
+def ksrc0(series):
+    """The pristine unpacked tree of a kernel series (the Makefile's KSRC0)."""
+    return ROOT / "build" / f"linux-source-{series}"
+
+
+def load_spec(path):
+    """The spec as the generator sees it: defaults filled, sizes in bytes."""
+    return _load(path).data
+
+
+# The default spec's series and tree.
+DEFAULT_SERIES = load_spec(ROOT / "arch-spec.yaml")["arch"]["kernel_series"]
+KSRC0 = ksrc0(DEFAULT_SERIES)
 
 
 def ktree(spec_path):
@@ -33,16 +47,18 @@ SPECS = {
 # Specs of other architectures (guest_kernel accepts these keys too; the
 # TSAR boot tests iterate over SPECS only). qmips: the sister architecture,
 # booted in QEMU;
-# tsar-page-offset: the default spec with only layout.page_offset changed.
+# tsar-page-offset: the default spec with only layout.page_offset changed;
+# tsar-6.12: the default spec on the other kernel series.
 OTHER_SPECS = {
     "qmips": ROOT / "specs" / "qmips.yaml",
     "tsar-page-offset": ROOT / "tests" / "specs" / "tsar-page-offset.yaml",
+    "tsar-6.12": ROOT / "specs" / "tsar-6.12.yaml",
+    "qmips-6.12": ROOT / "specs" / "qmips-6.12.yaml",
 }
-
-
-def load_spec(path):
-    """The spec as the generator sees it: defaults filled, sizes in bytes."""
-    return _load(path).data
+# The default TSAR spec on each kernel series the kit supports: the tests
+# that make up "everything works on both series" run on each of these.
+SERIES_KEYS = ["tsar", "tsar-6.12"]
+QMIPS_SERIES_KEYS = ["qmips", "qmips-6.12"]
 
 
 # One make at a time in the repository: kernels built in the background
@@ -104,7 +120,7 @@ class KernelTree:
     """The kernel tree prepared for one spec, with its own O= directory."""
 
     def __init__(self, key):
-        self.spec_path = SPECS[key]
+        self.spec_path = SPECS.get(key) or OTHER_SPECS[key]
         self.spec = load_spec(self.spec_path)
         self.arch = self.spec["arch"]["name"]
         self.out = ROOT / "build" / "tests" / key

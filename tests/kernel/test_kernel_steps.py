@@ -1,6 +1,7 @@
 """Kernel integration: the generated arch/<name> configures, installs its
 headers, builds its device tree and compiles core kernel files in the real
-Linux 6.1 tree, for the TSAR spec and for a deliberately different one."""
+Linux tree, for the TSAR spec (on each kernel series) and for a deliberately
+different one."""
 import re
 import subprocess
 
@@ -11,7 +12,7 @@ from kbuild import KernelTree, run
 pytestmark = pytest.mark.kernel
 
 
-@pytest.fixture(scope="module", params=["tsar", "tsar-2g2g"])
+@pytest.fixture(scope="module", params=["tsar", "tsar-6.12", "tsar-2g2g"])
 def tree(request):
     t = KernelTree(request.param)
     t.make(t.spec["arch"]["defconfig"])

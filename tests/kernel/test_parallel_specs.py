@@ -5,7 +5,8 @@ import subprocess
 
 import pytest
 
-from kbuild import MAKE_LOCK, ROOT, SPECS, ktree
+from kbuild import (DEFAULT_SERIES, KSRC0, MAKE_LOCK, OTHER_SPECS, ROOT, SPECS, ksrc0, ktree,
+                    load_spec, run)
 
 pytestmark = pytest.mark.kernel
 
@@ -24,7 +25,45 @@ def test_kernel_trees_are_per_spec():
     assert a.resolve() == (ROOT / "generated" / "arch" / "tsar").resolve()
     assert b.resolve() == (ROOT / "build" / "gen" / "tsar-2g2g" / "arch" / "tsar").resolve()
     # the shared pristine tree has no arch/tsar at all
-    assert not (ROOT / "build" / "linux-source-6.1" / "arch" / "tsar").exists()
+    assert not (KSRC0 / "arch" / "tsar").exists()
     # hard links, not copies
     assert (ktree(SPECS["tsar"]) / "Makefile").stat().st_ino == \
-        (ROOT / "build" / "linux-source-6.1" / "Makefile").stat().st_ino
+        (KSRC0 / "Makefile").stat().st_ino
+
+
+def test_each_series_has_its_own_tree_and_both_configure_side_by_side():
+    """The default spec and the same spec on the other series: their trees
+    link to the pristine tree of their own series, and both configure in
+    parallel from their own output directories."""
+    keys = {"tsar": SPECS["tsar"], "tsar-6.12": OTHER_SPECS["tsar-6.12"]}
+    with MAKE_LOCK:
+        procs = [subprocess.Popen(["make", "--no-print-directory", "kconfig",
+                                   f"SPEC={os.path.relpath(p, ROOT)}"], cwd=ROOT,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                 for p in keys.values()]
+        for p in procs:
+            out, _ = p.communicate(timeout=900)
+            assert p.returncode == 0, out
+    for key, path in keys.items():
+        series = load_spec(path)["arch"]["kernel_series"]
+        assert (ktree(path) / "Makefile").stat().st_ino == \
+            (ksrc0(series) / "Makefile").stat().st_ino
+        config = (ROOT / "build" / key / ".config").read_text()
+        assert f"Linux/{load_spec(path)['arch']['name']} {series}." in config
+
+
+def test_an_arch_generated_for_one_series_refuses_the_other_tree(tmp_path):
+    """generated/ (the default spec's series) linked into the other
+    series' tree: the arch Makefile stops with what to do."""
+    other = next(s for s in ("6.1", "6.12") if s != DEFAULT_SERIES)
+    if not (ksrc0(other) / "Makefile").is_file():
+        run(["make", "--no-print-directory", "kconfig",
+             f"SPEC={os.path.relpath(OTHER_SPECS['tsar-6.12'], ROOT)}"])
+    tree = tmp_path / "tree"
+    subprocess.run(["cp", "-al", str(ksrc0(other)), str(tree)], check=True)
+    (tree / "arch" / "tsar").symlink_to(ROOT / "generated" / "arch" / "tsar")
+    p = subprocess.run(["make", "-s", "-C", str(tree), f"O={tmp_path / 'out'}", "ARCH=tsar",
+                        "tsar_defconfig"], capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    assert f"arch/tsar was generated for Linux {DEFAULT_SERIES}." in p.stderr
+    assert f"this tree is {other}." in p.stderr

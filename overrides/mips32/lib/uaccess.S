@@ -9,7 +9,7 @@
  */
 
 #include <linux/linkage.h>
-#include <asm-generic/export.h>
+#include <asm/export.h>
 #include <asm/regdef.h>
 
 /* The access at the preceding label "9" resumes at fixup on a fault. */

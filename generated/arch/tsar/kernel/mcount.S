@@ -22,7 +22,7 @@
 
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
-#include <asm-generic/export.h>
+#include <asm/export.h>
 #include <asm/regdef.h>
 #include <asm/stackframe.h>
 

@@ -128,8 +128,3 @@ SYSCALL_DEFINE1(set_thread_area, unsigned long, tp)
 	write_c0_userlocal(tp);
 	return 0;
 }
-
-int dump_fpu(struct pt_regs *regs, elf_fpregset_t *fpu)
-{
-	return 0;	/* no FPU */
-}

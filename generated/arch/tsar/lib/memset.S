@@ -6,7 +6,7 @@
 
 #include <linux/linkage.h>
 #include <asm/page.h>
-#include <asm-generic/export.h>
+#include <asm/export.h>
 #include <asm/regdef.h>
 
 	.set	noreorder
