@@ -102,7 +102,7 @@ def test_signal_frame_has_the_o32_argument_save_area(run):
 
 
 @pytest.mark.parametrize("nr", ["ffffffff", "fffffffe", "fffff000", "80000000",
-                                "80000001", "7fffffff", "1c4", "3e8", "fa0", "fa1"])
+                                "80000001", "7fffffff", "table-end", "3e8", "fa0", "fa1"])
 def test_invalid_syscall_numbers_give_enosys(run, nr):
     _, out, _ = run
     details, status = check_results(out, "abi-syscalls")[f"enosys-{nr}"]
