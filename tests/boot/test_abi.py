@@ -264,14 +264,32 @@ def test_perf_counts_and_samples_with_the_counters(run, name):
     assert status == "ok", (details, program_lines(out, "perf-hw"))
 
 
-@pytest.mark.parametrize("name", ["pagemap-pfn", "child-maps-dev-mem", "proc-mem-read",
-                                  "proc-mem-write", "ptrace-peekdata", "ptrace-pokedata",
-                                  "child-saw-writes"])
+@pytest.mark.parametrize("name", ["pagemap-pfn", "child-maps-dev-mem", "ram-access",
+                                  "proc-mem-read", "proc-mem-write", "ptrace-peekdata",
+                                  "ptrace-pokedata", "child-saw-writes", "vdso-page",
+                                  "reserved-maps-dev-mem", "reserved-proc-mem-read",
+                                  "reserved-write-refused", "reserved-peekdata"])
 def test_debugger_reads_and_writes_a_dev_mem_mapping(run, name):
     """/proc/<pid>/mem and PTRACE_PEEKDATA/POKEDATA on a process's mapping
-    of a RAM page from /dev/mem (VM_IO | VM_PFNMAP: no page to pin) go
-    through generic_access_phys() and the family's ioremap_prot(); the
-    writes show up in the page the parent filled, the same physical page."""
+    of /dev/mem (VM_IO | VM_PFNMAP: no page to pin) go through
+    generic_access_phys() and the family's ioremap_prot(): a reserved page
+    (the vDSO's, in the kernel image) reads as the process's own vDSO does,
+    and a write through a read-only mapping is refused; a page of RAM in
+    use is read and written (the writes show up in the page the parent
+    filled, the same physical page) or refused whole, as the series' rule
+    says (below)."""
     _, out, _ = run
     details, status = check_results(out, "devmem-access").get(name, (None, None))
     assert status == "ok", (details, program_lines(out, "devmem-access"))
+
+
+# generic_access_phys() of 6.12 refuses a pfn of online RAM that is not
+# reserved ("anything that looks like ordinary RAM"); 6.1's ioremaps it.
+RAM_ACCESS = {"6.1": "ioremapped", "6.12": "refused"}
+
+
+def test_dev_mem_access_to_ram_follows_the_series_rule(run):
+    _, out, _ = run
+    series = re.search(r"Linux version (\d+\.\d+)\.", out).group(1)
+    details, status = check_results(out, "devmem-access")["ram-access"]
+    assert details.split()[0] == RAM_ACCESS[series], details
