@@ -4,14 +4,16 @@ SLUB debugging, ...) boots, runs every guest check and the nolibc test
 suite, and the kernel reports nothing. Its boot also checks the MMU
 layer's page-table helpers (DEBUG_VM_PGTABLE) and runs the kernel's KGDB
 test suite, kgdbts, against the family layer's kernel/kgdb.c; a second boot
-with kmemleak=on finds the leaks of the kernel's kmemleak test module."""
+with kmemleak=on finds the leaks of the kernel's kmemleak test module.
+It runs on the debug kernel of each of kbuild.DEBUG_KEYS (6.12's with
+PORTKIT_SERIES_DEBUG=1: make test-series-debug)."""
 import re
 import subprocess
 
 import pytest
 
 from guest import guest_kernel, program_lines, program_status, without_kernel_messages
-from kbuild import ROOT
+from kbuild import DEBUG_KEYS, ROOT, debug_id
 
 pytestmark = pytest.mark.kernel
 
@@ -36,9 +38,9 @@ SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking
           "turning off the locking correctness validator"]
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    return guest_kernel("tsar-page-offset", "debug")
+@pytest.fixture(scope="module", params=DEBUG_KEYS, ids=debug_id)
+def kernel(request):
+    return guest_kernel(request.param, "debug")
 
 
 # kgdbts (drivers/misc/kgdbts.c): V1 runs its core tests with their names
@@ -51,9 +53,8 @@ KGDBTS_FORKS = 100
 
 @pytest.fixture(scope="module")
 def boot(kernel):
-    return kernel.run_programs(*PROGRAMS,
-                               cmdline=f"portkit_nolibc_test=1 kgdbts={KGDBTS}",
-                               timeout=600)
+    return kernel.once("programs", lambda: kernel.run_programs(
+        *PROGRAMS, cmdline=f"portkit_nolibc_test=1 kgdbts={KGDBTS}", timeout=600))
 
 
 def test_debug_options_are_active(kernel, boot):
@@ -224,8 +225,8 @@ def test_page_table_helpers_validated(kernel, boot):
 @pytest.fixture(scope="module")
 def kmemleak_boot(kernel):
     # no_hash_pointers: the module's %p lines give the addresses kmemleak reports.
-    return kernel.run_programs("kmemleak", cmdline="kmemleak=on no_hash_pointers",
-                               timeout=600)
+    return kernel.once("kmemleak", lambda: kernel.run_programs(
+        "kmemleak", cmdline="kmemleak=on no_hash_pointers", timeout=600))
 
 
 def kmemleak_objects(out):
