@@ -15,11 +15,16 @@
 #define LINUX_REBOOT_CMD_RESTART2	0xA1B2C3D4	/* restart with a command string */
 #endif
 
-/* Wait status decoding nolibc lacks (6.12's has WIFSIGNALED and WTERMSIG). */
-#ifndef WIFSIGNALED
+/*
+ * Wait status decoding nolibc lacks. 6.12's has WTERMSIG and a WIFSIGNALED,
+ * ((status) - 1 < 0xff), that is true for an int status of 0 (exit 0):
+ * this one replaces it.
+ */
+#ifndef WTERMSIG
 #define WTERMSIG(status)	((status) & 0x7f)
-#define WIFSIGNALED(status)	(((status) & 0x7f) != 0 && ((status) & 0x7f) != 0x7f)
 #endif
+#undef WIFSIGNALED
+#define WIFSIGNALED(status)	(((status) & 0x7f) != 0 && ((status) & 0x7f) != 0x7f)
 #ifndef WIFSTOPPED
 #define WIFSTOPPED(status)	(((status) & 0xff) == 0x7f)
 #endif
