@@ -12,8 +12,8 @@ import subprocess
 
 import pytest
 
-from guest import (check_results, guest_kernel, program_lines, program_status,
-                   without_kernel_messages)
+from guest import (NOLIBC_TEST, check_results, guest_kernel, nolibc_test_results,
+                   program_lines, program_status)
 from kbuild import DEBUG_KEYS, ROOT, debug_id
 
 pytestmark = pytest.mark.kernel
@@ -39,15 +39,6 @@ REFUSED = {
     "6.1": {},
     "6.12": {"devmem-access": ["proc-mem-read", "proc-mem-write", "ptrace-peekdata",
                                "ptrace-pokedata", "child-saw-writes"]},
-}
-
-# The kernel tree's nolibc-test (portkit_nolibc_test=1), by series: how
-# many results it prints and which may fail. 6.1's two use /proc/self/net,
-# absent without CONFIG_NET (stock MIPS without networking fails them
-# too); 6.12's suite is larger and uses /proc/self/cmdline instead.
-NOLIBC_TEST = {
-    "6.1": (75, {"chmod_net", "link_cross"}),
-    "6.12": (194, set()),
 }
 
 SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking",
@@ -107,8 +98,7 @@ def test_every_check_passes_on_the_debug_kernel(kernel, boot):
         out[-3000:]
     # kmemleak is off without kmemleak=on: its program only says so (EPERM)
     assert "kmemleak: off (errno 1)" in out, program_lines(out, "kmemleak")
-    results = re.findall(r"^\s*\d+ (\w+)\b.*\[(OK|FAIL|SKIPPED)\]\s*$",
-                         without_kernel_messages(out), re.M)
+    results = nolibc_test_results(out)
     failed = {name for name, r in results if r == "FAIL"}
     count, may_fail = NOLIBC_TEST[kernel.series]
     assert len(results) == count, out[-3000:]

@@ -150,6 +150,25 @@ def busybox_disk(kernel, image, size="32M"):
     return image
 
 
+# The series' nolibc-test (portkit_nolibc_test=1): (named results, the tests that may fail).
+# 6.1's chmod_net and link_cross use /proc/self/net, which a kernel without
+# CONFIG_NET lacks (stock MIPS built without networking fails them too);
+# 6.12's link_cross uses /proc/self/cmdline and has no chmod_net. 6.12's
+# count includes "-fstackprotector": the program is built with a stack
+# protector there (userland/Makefile) and a smashed canary must end a child.
+NOLIBC_TEST = {
+    "6.1": (75, {"chmod_net", "link_cross"}),
+    "6.12": (195, set()),
+}
+
+
+def nolibc_test_results(out):
+    """[(name, OK|FAIL|SKIPPED)] of nolibc-test's lines in a boot's output
+    (some names repeat: count results, not names)."""
+    return re.findall(r"^\s*\d+ (-?\w+)\b.*\[(OK|FAIL|SKIPPED)\]\s*$",
+                      without_kernel_messages(out), re.M)
+
+
 def check_results(out, prog):
     """{check: (details, 'ok'|'FAIL')} of a guest program's check lines,
     "prog: check: details: ok" (userland/include/checks.h)."""
