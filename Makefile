@@ -11,6 +11,7 @@
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   make test-coverage  kcov and gcov on the coverage kernel variant
 #   make test-ftrace-startup  the kernel's ftrace startup tests at boot
+#   make test-series-debug  the debug variant's tests on the 6.12 kernel
 #   make perf-tool      the kernel tree's perf tool for the guest
 #   make test-perf-tool perf list, stat, record and report in the guest
 #   make features       the arch's Documentation/features table next to peer arches
@@ -92,13 +93,13 @@ EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
 	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk busybox-ref test-busybox \
-	test-stress test-coverage test-ftrace-startup perf-tool test-perf-tool features \
+	test-stress test-coverage test-ftrace-startup test-series-debug perf-tool test-perf-tool features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,20p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -359,6 +360,15 @@ test-coverage: emulator
 
 test-ftrace-startup: emulator
 	PORTKIT_FTRACE_STARTUP=1 $(PYTHON) -m pytest -s tests/boot/test_ftrace_startup.py
+
+# The debug variant's tests (KUnit and self-tests, the debug kernel's checks,
+# kmemleak, kgdbts, the torture tests: test_kunit.py, test_debug_kernel.py,
+# test_smp_kernel.py) on the 6.12 debug kernel, which make test does not
+# build (it runs them on 6.1): PORTKIT_SERIES_DEBUG=1 adds it to
+# kbuild.DEBUG_KEYS, -k keeps only its tests.
+test-series-debug: emulator
+	PORTKIT_SERIES_DEBUG=1 $(PYTHON) -m pytest -s tests/boot/test_kunit.py \
+		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py -k tsar-6.12-debug
 
 # The kernel tree's own perf tool for the guest, build/<name>/perf-tool/
 # (userland/perf-tool/): tools/perf of the kernel source, static with the

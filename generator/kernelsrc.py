@@ -40,6 +40,9 @@ CHANGES: dict[str, tuple[tuple[int, ...], str]] = {
         (6, 3), "arch_cpu_idle() returns with interrupts still disabled"),
     "no_cpuidle_text": (
         (6, 3), "CPUIDLE_TEXT left the linker script (idle code is noinstr)"),
+    "cpuidle_noinstr": (
+        (6, 3), "__cpuidle is noinstr: arch_cpu_idle(), which runs with RCU not "
+                "watching, is out of the tracers' reach with it"),
     "max_order_inclusive": (
         (6, 4), "ARCH_FORCE_MAX_ORDER is the largest order, not one above it"),
     "export_h_in_asm": (

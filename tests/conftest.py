@@ -9,24 +9,31 @@ then the kbuild step tests (tests/kernel), which run make themselves.
 """
 import pathlib
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOT = ROOT / "tests" / "boot"
 KBUILD = ROOT / "tests" / "kernel"
 
 
 def _plan(items):
-    """The kernels in build order, and each boot test file's rank in it."""
+    """The kernels in build order, and each boot test file's rank in it:
+    the kernels the selected tests use (-k, node ids: not every kernel
+    the file names)."""
     import guest
     order, rank = [], {}
     for path in sorted({pathlib.Path(str(item.fspath)) for item in items}):
         if path.parent != BOOT:
             continue
-        used = guest.kernels_used_by(path)
+        used = guest.kernels_used_by(
+            path, [item for item in items if pathlib.Path(str(item.fspath)) == path])
         order += [k for k in used if k not in order]
         rank[path] = max((order.index(k) for k in used), default=-1)
     return order, rank
 
 
+# trylast: after -k and -m have deselected what will not run.
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
     order, rank = _plan(items)
 

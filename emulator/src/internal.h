@@ -209,11 +209,12 @@ typedef struct cpu {
      * sync, the time and instruction count then, the PerfCtl mode bit of
      * the mode since, the cycle by which a counter may overflow
      * (UINT64_MAX: none), the mode bit of a branch an exception in its
-     * delay slot made run again (counted once), whether any counter
-     * counts, whether one raises its interrupt */
+     * delay slot made run again (counted once) and the counters that
+     * still owe it, whether any counter counts, whether one raises its
+     * interrupt */
     uint32_t perfctl[PMU_SLOTS], perfcnt[PMU_SLOTS];
     uint64_t pmu_cycles, pmu_insns, pmu_next;
-    uint32_t pmu_mode, pmu_rerun;
+    uint32_t pmu_mode, pmu_rerun, pmu_rerun_mask;
     bool pmu_on, pmu_irq;
 
     /* CP2 (MMU) */

@@ -62,8 +62,10 @@ static void account(cpu_t *c, unsigned ahead, unsigned not_completed)
         return;
     if (c->pmu_on) {
         uint64_t dc = cyc - c->pmu_cycles, di = ins - not_completed - c->pmu_insns;
+        uint32_t rerun = 0;
         if (c->pmu_rerun == c->pmu_mode && di) {
-            di--; /* the branch whose delay slot was interrupted, run again */
+            /* the branch whose delay slot was interrupted, run again */
+            rerun = c->pmu_rerun_mask;
             c->pmu_rerun = 0;
         }
         for (int i = 0; i < CP0_PMU_COUNTERS; i++) {
@@ -73,7 +75,7 @@ static void account(cpu_t *c, unsigned ahead, unsigned not_completed)
             if (ctl_event(ctl) == CP0_PMU_EVENT_CYCLES)
                 c->perfcnt[i] += (uint32_t)dc;
             else if (ctl_event(ctl) == CP0_PMU_EVENT_INSTRUCTIONS)
-                c->perfcnt[i] += (uint32_t)di;
+                c->perfcnt[i] += (uint32_t)di - ((rerun >> i) & 1);
         }
         update_irq(c);
     }
@@ -126,10 +128,27 @@ void pmu_exception(cpu_t *c, bool interrupt)
         account(c, 0, 0);
     else
         account(c, 1, 1);
-    /* Taken off when the branch has run again, not now: a count that
-     * raised this very interrupt must stay past bit 31 for its handler. */
-    if (c->br_pending)
-        c->pmu_rerun = c->pmu_mode;
+    /* The branch is taken off the instruction counters now: it counts
+     * again wherever it runs again, which may be after a context switch
+     * (another context's code runs here first, this one on another CPU).
+     * A counter whose bit 31 this would change (a count that raised this
+     * very interrupt must stay past bit 31 for its handler) pays at the
+     * next count in this mode instead. */
+    if (c->br_pending) {
+        c->pmu_rerun = 0;
+        c->pmu_rerun_mask = 0;
+        for (int i = 0; i < CP0_PMU_COUNTERS; i++) {
+            uint32_t ctl = c->perfctl[i], cnt = c->perfcnt[i];
+            if (!(ctl & c->pmu_mode) || ctl_event(ctl) != CP0_PMU_EVENT_INSTRUCTIONS)
+                continue;
+            if (((cnt - 1) ^ cnt) & CNT_OVERFLOW)
+                c->pmu_rerun_mask |= 1u << i;
+            else
+                c->perfcnt[i] = cnt - 1;
+        }
+        if (c->pmu_rerun_mask)
+            c->pmu_rerun = c->pmu_mode;
+    }
     for (int i = 0; i < CP0_PMU_COUNTERS; i++)
         if ((c->perfctl[i] & c->pmu_mode) && ctl_event(c->perfctl[i]) == ev)
             c->perfcnt[i]++;
@@ -142,7 +161,7 @@ void pmu_reset(cpu_t *c)
         c->perfctl[i] = c->perfcnt[i] = 0;
     c->pmu_on = false;
     c->pmu_irq = false;
-    c->pmu_rerun = 0;
+    c->pmu_rerun = c->pmu_rerun_mask = 0;
     c->pmu_cycles = c->cycles;
     c->pmu_insns = c->cycles - c->idle_cycles;
     c->pmu_next = UINT64_MAX;

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from guest import guest_kernel, program_status
+from guest import NOLIBC_TEST, guest_kernel, nolibc_test_results, program_status
 from kbuild import run
 
 pytestmark = pytest.mark.kernel
@@ -131,24 +131,12 @@ def test_oops_with_oops_panic_ends_the_emulator_with_a_failure_status(kernel):
     assert rc == 127, err
 
 
-# The series' nolibc-test: (named results, the tests that may fail).
-# 6.1's chmod_net and link_cross use /proc/self/net, which a kernel without
-# CONFIG_NET lacks (stock MIPS built without networking fails them too);
-# 6.12's link_cross uses /proc/self/cmdline and has no chmod_net. 6.12's
-# count includes "-fstackprotector": the program is built with a stack
-# protector there (userland/Makefile) and a smashed canary must end a child.
-NOLIBC_TEST = {
-    "6.1": (75, {"chmod_net", "link_cross"}),
-    "6.12": (195, set()),
-}
-
-
 def test_nolibc_selftests_pass_in_the_guest(kernel):
     # The kernel tree's nolibc-test (tools/testing/selftests/nolibc), built
     # with portkit's TSAR nolibc support and run by /init.
     rc, out, _ = kernel.boot("-append", "console=ttyVTTY0 portkit_nolibc_test=1")
     # Some test names repeat: count results, not names.
-    results = re.findall(r"^\s*\d+ (-?\w+)\b.*\[(OK|FAIL|SKIPPED)\]\s*$", out, re.M)
+    results = nolibc_test_results(out)
     failed = {name for name, r in results if r == "FAIL"}
     count, may_fail = NOLIBC_TEST[kernel.spec["arch"]["kernel_series"]]
     assert len(results) == count, out[-3000:]

@@ -14,7 +14,9 @@ other boot test already runs on 4 CPUs. Here:
 * the uniprocessor kernel (SMP=n: the 2g2g board has one CPU);
 * the kernel's own locktorture, rcutorture and scftorture, built as
   modules in the debug variant (lockdep, preemption), for a bounded time
-  on 4 CPUs, deterministic and randomized.
+  on 4 CPUs, deterministic and randomized, on the debug kernel of each of
+  kbuild.DEBUG_KEYS (6.12's with PORTKIT_SERIES_DEBUG=1: make
+  test-series-debug).
 """
 import re
 import subprocess
@@ -22,7 +24,7 @@ import subprocess
 import pytest
 
 from guest import EMU, guest_kernel, program_status
-from kbuild import SERIES_KEYS
+from kbuild import DEBUG_KEYS, SERIES_KEYS, debug_id
 
 pytestmark = pytest.mark.kernel
 
@@ -100,7 +102,7 @@ def test_smp_stress_passes_in_randomized_interleavings(kernel, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_smp_stress_passes_in_randomized_interleavings_preemptible(debug_kernel, seed):
     rc, out, err = debug_kernel.boot("-seed", str(seed), "-append",
-                                     "console=ttyVTTY0 portkit_run=smp-stress", timeout=600)
+                                     debug_kernel.cmdline("portkit_run=smp-stress"), timeout=600)
     assert f"seed {seed}" in err
     assert "bus error" not in out, out[-4000:]
     assert_stress_passed(rc, out, err, cpus=4)
@@ -159,15 +161,15 @@ def assert_torture_passed(rc, out, err):
     assert rc == 0, err[-2000:]
 
 
-@pytest.fixture(scope="module")
-def debug_kernel():
-    return guest_kernel("tsar-page-offset", "debug")
+@pytest.fixture(scope="module", params=DEBUG_KEYS, ids=debug_id)
+def debug_kernel(request):
+    return guest_kernel(request.param, "debug")
 
 
 @pytest.mark.parametrize("seed", (None,) + SEEDS)
 def test_kernel_torture_tests_on_4_cpus(debug_kernel, seed):
     extra = ("-seed", str(seed)) if seed is not None else ()
     rc, out, err = debug_kernel.boot(*extra, "-append",
-                                     "console=ttyVTTY0 portkit_run=torture", timeout=600)
+                                     debug_kernel.cmdline("portkit_run=torture"), timeout=600)
     assert "smp: Brought up 1 node, 4 CPUs" in out, out[-4000:]
     assert_torture_passed(rc, out, err)

@@ -13,6 +13,7 @@ thread, one after another at low priority, so that they build while the
 tests before them run (the emulator boots use one core of two); a test
 asking for a kernel still being built waits for it.
 """
+import ast
 import os
 import pathlib
 import re
@@ -20,8 +21,10 @@ import subprocess
 import sys
 import threading
 
-from kbuild import (OTHER_SPECS, QMIPS_SERIES_KEYS, ROOT, SERIES_KEYS, SPECS, kill_running,
-                    load_spec, run)
+import pytest
+
+import kbuild
+from kbuild import OTHER_SPECS, ROOT, SPECS, kill_running, load_spec, run, series
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from importlib import import_module  # noqa: E402
@@ -34,6 +37,17 @@ _built = {}                 # (key, variant) -> Kernel
 _prebuilt = {}              # (key, variant) -> Event set once its build ended
 _prebuild_errors = {}
 _stop = threading.Event()
+
+# Kernel parameters every test boot of a variant gets on a series
+# (Kernel.cmdline). 6.12's memcpy KUnit suite has four cases marked slow;
+# three of them (memcpy_large_test, memmove_large_test,
+# memmove_overlap_test) take about 1000 s each at the emulated 25 MHz,
+# past KUnit's 300 s timeout, which still waits for the case to end: the
+# debug kernel's boots report the slow cases as skipped instead
+# (test_kunit.py runs the fourth, memmove_test, in a boot of its own).
+VARIANT_PARAMS = {
+    ("debug", "6.12"): "kunit.filter=speed>slow kunit.filter_action=skip",
+}
 
 
 class Kernel:
@@ -59,6 +73,22 @@ class Kernel:
         # The console the spec's bootargs name (ttyVTTY0, ttyS0, ...).
         self.console = next((w for w in self.spec["boot"]["bootargs"].split()
                              if w.startswith("console=")), "")
+        self.series = self.spec["arch"]["kernel_series"]
+        self.params = VARIANT_PARAMS.get((variant, self.series), "")
+        self._once = {}
+
+    def cmdline(self, *words):
+        """A test boot's command line: the console, the parameters of the
+        variant on this series (VARIANT_PARAMS), then ``words``."""
+        return " ".join(w for w in (self.console, self.params, *words) if w)
+
+    def once(self, name, make):
+        """make()'s result, made once per session for this kernel: a boot
+        that the tests of several parametrizations share (pytest makes a
+        module fixture again when tests of another parameter came between)."""
+        if name not in self._once:
+            self._once[name] = make()
+        return self._once[name]
 
     @property
     def smoke_checks(self):
@@ -98,8 +128,8 @@ class Kernel:
 
         ``out`` is the whole console output; ``program_output(out, name)``
         cuts one program's part out of it."""
-        append = f"{self.console} portkit_run={','.join(programs)} {cmdline}"
-        return self.boot("-append", append.strip(), timeout=timeout)
+        append = self.cmdline(f"portkit_run={','.join(programs)}", cmdline)
+        return self.boot("-append", append, timeout=timeout)
 
 
 # The kernel command line `make run` boots a disk root with (the Makefile's
@@ -118,6 +148,25 @@ def busybox_disk(kernel, image, size="32M"):
     subprocess.run([ROOT / "scripts/make-disk.sh", tree, image, size], check=True,
                    capture_output=True)
     return image
+
+
+# The series' nolibc-test (portkit_nolibc_test=1): (named results, the tests that may fail).
+# 6.1's chmod_net and link_cross use /proc/self/net, which a kernel without
+# CONFIG_NET lacks (stock MIPS built without networking fails them too);
+# 6.12's link_cross uses /proc/self/cmdline and has no chmod_net. 6.12's
+# count includes "-fstackprotector": the program is built with a stack
+# protector there (userland/Makefile) and a smashed canary must end a child.
+NOLIBC_TEST = {
+    "6.1": (75, {"chmod_net", "link_cross"}),
+    "6.12": (195, set()),
+}
+
+
+def nolibc_test_results(out):
+    """[(name, OK|FAIL|SKIPPED)] of nolibc-test's lines in a boot's output
+    (some names repeat: count results, not names)."""
+    return re.findall(r"^\s*\d+ (-?\w+)\b.*\[(OK|FAIL|SKIPPED)\]\s*$",
+                      without_kernel_messages(out), re.M)
 
 
 def check_results(out, prog):
@@ -145,6 +194,21 @@ def program_status(out, name):
     m = re.search(rf"^portkit-run: {re.escape(name)} (exited with status|"
                   rf"killed by signal) (\d+)$", out, re.M)
     return m and (m.group(1).split()[0], int(m.group(2)))
+
+
+def by_series(table, keys, variant=None):
+    """pytest parameters (key, *entry) pairing each kernel of ``keys``
+    with each entry ``table`` gives its series ({series: [entries]}), for
+    parametrize("kernel,...", indirect=["kernel"], scope="module"): what a
+    test expects where the series differ. The id is the kernel's, then
+    the entry's (its first item if it is a tuple)."""
+    params = []
+    for key in keys:
+        kid = f"{key}-{variant}" if variant else key
+        for entry in table[series(key)]:
+            entry = entry if isinstance(entry, tuple) else (entry,)
+            params.append(pytest.param(key, *entry, id=f"{kid}-{entry[0]}"))
+    return params
 
 
 def guest_kernel(key="tsar", variant=None):
@@ -191,23 +255,83 @@ def stop_prebuild():
         ev.set()
 
 
-def kernels_used_by(path):
-    """(key, variant) pairs a test file asks guest_kernel for, in order.
+def _spec_keys(node):
+    """The spec keys a fixture's params= expression names: a list of
+    strings, one of kbuild's lists (SERIES_KEYS, DEBUG_KEYS, ...) or
+    list(SPECS)."""
+    if isinstance(node, ast.Call) and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        keys = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    elif isinstance(node, ast.Name):
+        keys = list(getattr(kbuild, node.id, ()))
+    else:
+        keys = []
+    return [k for k in keys if isinstance(k, str) and (k in SPECS or k in OTHER_SPECS)]
+
+
+def _kernel_calls(path):
+    """The guest_kernel calls of a test file, by top-level function:
+    [(name, kind, fixture params, [(key expression, variant)])], kind being
+    "test", "fixture" or "helper" (any other code: a helper may serve
+    every test)."""
+    tree = ast.parse(pathlib.Path(path).read_text())
+    found = []
+    for node in tree.body:
+        name, kind, params = None, "helper", None
+        if isinstance(node, ast.FunctionDef):
+            name = node.name
+            kind = "test" if name.startswith("test") else "helper"
+            for deco in node.decorator_list:
+                call = deco if isinstance(deco, ast.Call) else None
+                if ast.unparse(call.func if call else deco) in ("pytest.fixture", "fixture"):
+                    kind = "fixture"
+                    params = next((_spec_keys(kw.value) for kw in (call.keywords if call else ())
+                                   if kw.arg == "params"), None)
+        calls = sorted((sub for sub in ast.walk(node) if isinstance(sub, ast.Call)
+                        and isinstance(sub.func, ast.Name) and sub.func.id == "guest_kernel"),
+                       key=lambda c: (c.lineno, c.col_offset))
+        uses = []
+        for c in calls:
+            variant = c.args[1] if len(c.args) > 1 else \
+                next((kw.value for kw in c.keywords if kw.arg == "variant"), None)
+            uses.append((c.args[0] if c.args else None,
+                         variant.value if isinstance(variant, ast.Constant) else None))
+        if uses:
+            found.append((name, kind, params, uses))
+    return found
+
+
+def kernels_used_by(path, items=None):
+    """(key, variant) pairs a test file asks guest_kernel for, in order;
+    with ``items`` (pytest items of that file), only those these tests
+    use: their test functions, their fixtures (a parametrized fixture's
+    key from the item's parameters) and the file's other code.
 
     Read from its source, to plan the background builds only: a kernel
     this misses is still built when a test asks for it."""
-    src = pathlib.Path(path).read_text()
-    # guest_kernel(request.param): the kernels named in the file's fixture
-    # params=[...] lists, or the TSAR boot specs
-    params = [k for ks in re.findall(r"params=\[([^\]]*)\]", src)
-              for k in re.findall(r'"([\w.-]+)"', ks) if k in SPECS or k in OTHER_SPECS]
-    if "params=SERIES_KEYS" in src:
-        params += SERIES_KEYS
-    if "params=QMIPS_SERIES_KEYS" in src:
-        params += QMIPS_SERIES_KEYS
+    calls = _kernel_calls(path)
+    # guest_kernel(request.param) in a fixture without params: any key
+    # a fixture of the file names, or the TSAR boot specs.
+    file_keys = [k for _, _, params, _ in calls for k in params or ()] or list(SPECS)
     found = []
-    for m in re.finditer(r'guest_kernel\(\s*(?:"([\w.-]+)"|(request\.param))?'
-                         r'(?:\s*,\s*"([\w.-]+)")?\s*\)', src):
-        keys = (params or list(SPECS)) if m.group(2) else [m.group(1) or "tsar"]
-        found += [(key, m.group(3)) for key in keys]
-    return found
+    for name, kind, params, uses in calls:
+        for item in items or [None]:
+            callspec = getattr(item, "callspec", None)
+            given = callspec.params if callspec else {}
+            if item is not None and kind != "helper" and \
+                    name not in item.fixturenames and name != item.originalname:
+                continue
+            for key, variant in uses:
+                if key is None:
+                    keys = ["tsar"]
+                elif isinstance(key, ast.Constant):
+                    keys = [key.value]
+                elif ast.unparse(key) == "request.param":
+                    keys = [given[name]] if name in given else params or file_keys
+                elif isinstance(key, ast.Name) and key.id in given:
+                    keys = [given[key.id]]
+                else:
+                    keys = []
+                found += [(k, variant) for k in keys]
+    return list(dict.fromkeys(found))

@@ -59,6 +59,24 @@ OTHER_SPECS = {
 # that make up "everything works on both series" run on each of these.
 SERIES_KEYS = ["tsar", "tsar-6.12"]
 QMIPS_SERIES_KEYS = ["qmips", "qmips-6.12"]
+# The specs the debug variant (variants/debug.config) is tested on: the
+# page-offset one, on the default series (make test: one kernel for the
+# KUnit, debug, torture and page-offset tests), and with
+# PORTKIT_SERIES_DEBUG=1 the default spec on 6.12 as well (make
+# test-series-debug, opt-in: one more debug kernel, an hour of boots).
+DEBUG_KEYS = ["tsar-page-offset"] + (["tsar-6.12"] if os.environ.get("PORTKIT_SERIES_DEBUG")
+                                     else [])
+
+
+def debug_id(key):
+    """The test id of a debug kernel, "tsar-6.12-debug": make
+    test-series-debug selects its tests by it (pytest -k)."""
+    return f"{key}-debug"
+
+
+def series(key):
+    """The kernel series (arch.kernel_series) of a spec key."""
+    return load_spec(SPECS.get(key) or OTHER_SPECS[key])["arch"]["kernel_series"]
 
 
 # One make at a time in the repository: kernels built in the background
