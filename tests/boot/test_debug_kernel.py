@@ -479,20 +479,31 @@ def test_function_tracer_traces_module_text(boot):
 
 def test_function_graph_tracer_shows_nested_calls_with_durations(boot):
     """sys_getppid() { the calls it makes, each with its duration; } with
-    the whole call's duration, at least that of any call inside."""
+    the whole call's duration, at least that of any call inside. An
+    interrupt may come in between, and its return preempt the task:
+    preempt_schedule_irq() { ... } is then one of the calls inside."""
     rc, out, err = boot
     lines = ftrace_part(out, "graph")
     dur = r"[+!#*@$ ]?\s*(\d+\.\d+) us"
     opens = [i for i, ln in enumerate(lines) if re.search(r"\|\s+sys_getppid\(\) \{$", ln)]
     assert len(opens) == 1, lines
-    inner, close = [], None
+    inner, close, nested = [], None, []
     for ln in lines[opens[0] + 1:]:
+        m = re.search(r"\|\s+(\w+)\(\) \{$", ln)
+        if m:
+            nested.append(m.group(1))
+            continue
         m = re.search(dur + r"\s+\|\s+(\w+)\(\);$", ln)
         if m:
-            inner.append((m.group(2), float(m.group(1))))
+            if not nested:
+                inner.append((m.group(2), float(m.group(1))))
             continue
         m = re.search(dur + r"\s+\|\s+\}", ln)
-        if m:
+        if m and nested:
+            name = nested.pop()
+            if not nested:
+                inner.append((name, float(m.group(1))))
+        elif m:
             close = float(m.group(1))
             break
     assert inner and close is not None, lines

@@ -189,7 +189,10 @@ static void check_exceptions(void)
  * Kernel instructions of GETPIDS getpid() calls, in the runs no interrupt
  * came into (a group with raw event 3, interrupts, in every mode): the
  * same path each time, so the same count. Few calls per run, so that a
- * run between two ticks is common even on the debug kernel.
+ * run between two ticks is common even on the debug kernel. A pause that
+ * differs from run to run (0 to about 10 ms at 25 MHz) moves the runs
+ * against the tick: runs whose period is close to the tick's would meet it
+ * at the same point every time (on 6.12's debug kernel, 17 runs in a row).
  */
 #define GETPIDS	20
 static void check_kernel_instructions(void)
@@ -216,6 +219,7 @@ static void check_kernel_instructions(void)
 		for (int i = 0; i < GETPIDS; i++)
 			my_syscall0(__NR_getpid);
 		ioctl(lead, PERF_EVENT_IOC_DISABLE, 0);
+		loop_a(1 + (run * 37 % 100) * 800);
 		if (read(lead, v, sizeof(v)) != sizeof(v) || v[2] != 0 || run < 2)
 			continue;	/* runs 0 and 1 warm up */
 		if (!clean++)
