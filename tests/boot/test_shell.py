@@ -4,6 +4,7 @@ Ctrl-C and Enter reach the guest), booted as `make run` boots it from a
 terminal (the spec's bootargs plus portkit_shell=1: /init execs BusyBox
 init, which starts a login shell on ttyVTTY0 as its controlling terminal).
 The test types commands and reads the screen."""
+import itertools
 import os
 import re
 import shutil
@@ -25,8 +26,12 @@ PROMPT = re.compile(r"^\S* #\s*$")
 class Pane:
     """One tmux session (private server) running a command in 80x24."""
 
-    def __init__(self, command, socket=SOCKET):
-        self.tmux = ["tmux", "-L", socket]
+    made = itertools.count()
+
+    def __init__(self, command, socket=None):
+        # A server of its own: the previous pane's server may still be
+        # exiting after its kill-server when the next pane starts.
+        self.tmux = ["tmux", "-L", socket or f"{SOCKET}-{next(Pane.made)}"]
         self.count = 0
         subprocess.run(self.tmux + ["new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
                                     f"{command}; echo PORTKIT-EXIT=$?; sleep 600"],
@@ -170,7 +175,7 @@ def test_shell_on_the_disk_root_keeps_files_across_boots(tmp_path):
     token = f"kept-{time.time_ns() % 10**9}"
     for boot in ("write", "read"):
         p = Pane(f"{EMU} -dtb {k.dtb} -disk {image} -timeout 900 -append '{append}' "
-                 f"{k.vmlinux}", socket=f"{SOCKET}-disk")
+                 f"{k.vmlinux}")
         try:
             p.prompt(timeout=180)
             history = p.history()
