@@ -29,8 +29,10 @@ CFLAGS="-Os -static -nostdlib -fno-pie -no-pie -EL -march=mips32r2 -msoft-float 
  -fno-asynchronous-unwind-tables -fno-ident -fno-stack-protector -ffreestanding \
  -fno-builtin -w -DPORTKIT_STOCK_MIPS -DPORTKIT_KERNEL_WINDOWS -I$MOUT/userland/include -I$MOUT/sysroot/include -I$TOP/userland/include"
 ${CROSS}gcc $CFLAGS -o "$MOUT/userland/init" "$TOP/userland/init.c" -lgcc
+# 6.12's nolibc-test has a second unit (errno and constructors across units).
+NOLIBC_TEST=$KSRC/tools/testing/selftests/nolibc
 ${CROSS}gcc $CFLAGS -D_LIBC_LIMITS_H_ -include nolibc.h -o "$MOUT/userland/nolibc-test" \
-	"$KSRC/tools/testing/selftests/nolibc/nolibc-test.c" -lgcc
+	"$NOLIBC_TEST/nolibc-test.c" $(ls "$NOLIBC_TEST/nolibc-test-linkage.c" 2>/dev/null) -lgcc
 cat > "$MOUT/userland/initramfs.list" <<EOF
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1

@@ -131,7 +131,8 @@ def test_vdso_selftests(run):
     totals = re.findall(r"^# Totals: pass:(\d+) fail:(\d+) xfail:0 xpass:0 skip:(\d+) error:0$",
                         out, re.M)
     assert totals == [("15", "0", "1")], totals
-    assert "vdso_test_time(): SKIP: Could not find __vdso_time" in out
+    # (6.1 and 6.12 word the skip differently)
+    assert re.search(r"(Could not|Couldn't) find __vdso_time", out)
     # vdso_test_clock_getres: every clock it tries
     for clk in ("REALTIME", "BOOTTIME", "TAI", "REALTIME_COARSE", "MONOTONIC",
                 "MONOTONIC_RAW", "MONOTONIC_COARSE"):

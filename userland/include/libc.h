@@ -16,9 +16,9 @@
 #endif
 
 /*
- * Wait status decoding nolibc lacks. 6.12's has WTERMSIG and a WIFSIGNALED,
- * ((status) - 1 < 0xff), that is true for an int status of 0 (exit 0):
- * this one replaces it.
+ * Wait status decoding nolibc lacks. 6.12's has a WIFSIGNALED,
+ * ((status) - 1 < 0xff), that an int status of 0 (exit 0) passes: this
+ * one replaces it.
  */
 #ifndef WTERMSIG
 #define WTERMSIG(status)	((status) & 0x7f)

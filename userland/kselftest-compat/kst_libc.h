@@ -7,9 +7,9 @@
  * purpose: threads, ucontext, stdio buffering, locales.
  *
  * The functions here that a newer nolibc has as well (6.12's: strerror,
- * fflush, setvbuf, syscall, getpagesize, strtol, getauxval) are defined as kst_<name>
- * with a macro naming them <name>: the selftests call the same code on
- * either kernel series.
+ * fflush, setvbuf, syscall, getpagesize, strtol, getauxval) are defined
+ * as kst_<name> with a macro naming them <name>: the selftests call the
+ * same code on either kernel series.
  */
 #ifndef _KST_LIBC_H
 #define _KST_LIBC_H

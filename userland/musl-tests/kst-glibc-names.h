@@ -11,8 +11,11 @@
 #define _GNU_SOURCE
 #endif
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /*
  * The thread a SIGEV_THREAD_ID timer signals, glibc's sev._sigev_un._tid:
@@ -30,5 +33,22 @@ static inline char *kst_gnu_strerror_r(int err, char *buf, size_t len)
 	return strerror(err);
 }
 #define strerror_r	kst_gnu_strerror_r
+
+/*
+ * glibc's brk() moves the break; musl's always fails with ENOMEM (its
+ * malloc owns the break). posix_timers' ITIMER_PROF check spends system
+ * time moving the break up a page and back until the timer fires: with
+ * musl's it stopped at once. mallocng only grows the break, and this
+ * leaves it where it found it.
+ */
+static inline int kst_brk(void *end)
+{
+	if ((void *)syscall(SYS_brk, end) != end) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+#define brk		kst_brk
 
 #endif /* _KST_GLIBC_NAMES_H */
