@@ -63,7 +63,7 @@ QMIPS_SERIES_KEYS = ["qmips", "qmips-6.12"]
 # page-offset one, on the default series (make test: one kernel for the
 # KUnit, debug, torture and page-offset tests), and with
 # PORTKIT_SERIES_DEBUG=1 the default spec on 6.12 as well (make
-# test-series-debug, opt-in: one more debug kernel, an hour of boots).
+# test-series-debug, opt-in: one more debug kernel to build and boot).
 DEBUG_KEYS = ["tsar-page-offset"] + (["tsar-6.12"] if os.environ.get("PORTKIT_SERIES_DEBUG")
                                      else [])
 
