@@ -24,7 +24,7 @@ import threading
 import pytest
 
 import kbuild
-from kbuild import OTHER_SPECS, ROOT, SPECS, kill_running, load_spec, run, series
+from kbuild import OTHER_SPECS, ROOT, SPECS, kill_running, load_spec, run, series, spec_path
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from importlib import import_module  # noqa: E402
@@ -55,7 +55,7 @@ class Kernel:
 
     def __init__(self, key, variant=None, background=False):
         self.key, self.variant = key, variant
-        path = SPECS.get(key) or OTHER_SPECS[key]
+        path = spec_path(key)
         self.spec = load_spec(path)
         rel = os.path.relpath(path, ROOT)
         self.qemu = bool(self.spec["platform"]["qemu"])
@@ -228,7 +228,7 @@ def prebuild(kernels):
     todo = [k for k in dict.fromkeys(kernels) if k not in _built and k not in _prebuilt]
     if not todo:
         return
-    if any(not load_spec(SPECS.get(k) or OTHER_SPECS[k]).get("platform", {}).get("qemu")
+    if any(not load_spec(spec_path(k)).get("platform", {}).get("qemu")
            for k, _ in todo):
         run(["make", "--no-print-directory", "emulator"])   # before the builds, once
     for k in todo:

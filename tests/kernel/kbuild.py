@@ -21,7 +21,6 @@ sys.path.insert(0, str(ROOT))
 from generator.spec import load_spec as _load  # noqa: E402
 
 
-
 def ksrc0(series):
     """The pristine unpacked tree of a kernel series (the Makefile's KSRC0)."""
     return ROOT / "build" / f"linux-source-{series}"
@@ -74,9 +73,14 @@ def debug_id(key):
     return f"{key}-debug"
 
 
+def spec_path(key):
+    """The spec file of a key of SPECS or OTHER_SPECS."""
+    return SPECS.get(key) or OTHER_SPECS[key]
+
+
 def series(key):
     """The kernel series (arch.kernel_series) of a spec key."""
-    return load_spec(SPECS.get(key) or OTHER_SPECS[key])["arch"]["kernel_series"]
+    return load_spec(spec_path(key))["arch"]["kernel_series"]
 
 
 # One make at a time in the repository: kernels built in the background
@@ -138,7 +142,7 @@ class KernelTree:
     """The kernel tree prepared for one spec, with its own O= directory."""
 
     def __init__(self, key):
-        self.spec_path = SPECS.get(key) or OTHER_SPECS[key]
+        self.spec_path = spec_path(key)
         self.spec = load_spec(self.spec_path)
         self.arch = self.spec["arch"]["name"]
         self.out = ROOT / "build" / "tests" / key
