@@ -1,4 +1,4 @@
-# portkit: generate arch/<name> from a spec, build Linux (6.1 or 6.12) with it, boot it
+# portkit: generate arch/<name> from a spec, build Linux (6.12 or 6.1) with it, boot it
 # in the TSAR emulator. Every target installs what it needs first.
 #
 #   make run            the main job (generate, build kernel + emulator, boot)
@@ -11,7 +11,7 @@
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   make test-coverage  kcov and gcov on the coverage kernel variant
 #   make test-ftrace-startup  the kernel's ftrace startup tests at boot
-#   make test-series-debug  the debug variant's tests on the 6.12 kernel
+#   make test-series-debug  the debug variant's tests on the 6.1 kernel
 #   make perf-tool      the kernel tree's perf tool for the guest
 #   make test-perf-tool perf list, stat, record and report in the guest
 #   make features       the arch's Documentation/features table next to peer arches
@@ -180,7 +180,7 @@ userland: kconfig
 # sources, the port or the generated syscall files change.
 # The default spec on the other kernel series (ROOTFS_SPECS) gets the same
 # root file system: the tests run the same programs on both series.
-ROOTFS_SPECS := arch-spec.yaml specs/tsar-6.12.yaml
+ROOTFS_SPECS := arch-spec.yaml specs/tsar-6.1.yaml
 ROOTFS_INITRAMFS ?= $(if $(filter $(addprefix $(TOP)/,$(ROOTFS_SPECS)),$(abspath $(SPEC))),1,0)
 ROOTFS_LIST = $(if $(filter 0,$(ROOTFS_INITRAMFS)),,$(UOUT)/rootfs.list)
 
@@ -363,12 +363,12 @@ test-ftrace-startup: emulator
 
 # The debug variant's tests (KUnit and self-tests, the debug kernel's checks,
 # kmemleak, kgdbts, the torture tests: test_kunit.py, test_debug_kernel.py,
-# test_smp_kernel.py) on the 6.12 debug kernel, which make test does not
-# build (it runs them on 6.1): PORTKIT_SERIES_DEBUG=1 adds it to
-# kbuild.DEBUG_KEYS, -k keeps only its tests.
+# test_smp_kernel.py) on the 6.1 debug kernel, which make test does not
+# build (it runs them on the default series, 6.12): PORTKIT_SERIES_DEBUG=1
+# adds it to kbuild.DEBUG_KEYS, -k keeps only its tests.
 test-series-debug: emulator
 	PORTKIT_SERIES_DEBUG=1 $(PYTHON) -m pytest -s tests/boot/test_kunit.py \
-		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py -k tsar-6.12-debug
+		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py -k tsar-6.1-debug
 
 # The kernel tree's own perf tool for the guest, build/<name>/perf-tool/
 # (userland/perf-tool/): tools/perf of the kernel source, static with the

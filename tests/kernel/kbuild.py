@@ -47,28 +47,28 @@ SPECS = {
 # TSAR boot tests iterate over SPECS only). qmips: the sister architecture,
 # booted in QEMU;
 # tsar-page-offset: the default spec with only layout.page_offset changed;
-# tsar-6.12: the default spec on the other kernel series.
+# tsar-6.1 and qmips-6.1: the default specs on the other kernel series.
 OTHER_SPECS = {
     "qmips": ROOT / "specs" / "qmips.yaml",
     "tsar-page-offset": ROOT / "tests" / "specs" / "tsar-page-offset.yaml",
-    "tsar-6.12": ROOT / "specs" / "tsar-6.12.yaml",
-    "qmips-6.12": ROOT / "specs" / "qmips-6.12.yaml",
+    "tsar-6.1": ROOT / "specs" / "tsar-6.1.yaml",
+    "qmips-6.1": ROOT / "specs" / "qmips-6.1.yaml",
 }
 # The default TSAR spec on each kernel series the kit supports: the tests
 # that make up "everything works on both series" run on each of these.
-SERIES_KEYS = ["tsar", "tsar-6.12"]
-QMIPS_SERIES_KEYS = ["qmips", "qmips-6.12"]
+SERIES_KEYS = ["tsar", "tsar-6.1"]
+QMIPS_SERIES_KEYS = ["qmips", "qmips-6.1"]
 # The specs the debug variant (variants/debug.config) is tested on: the
 # page-offset one, on the default series (make test: one kernel for the
 # KUnit, debug, torture and page-offset tests), and with
-# PORTKIT_SERIES_DEBUG=1 the default spec on 6.12 as well (make
-# test-series-debug, opt-in: one more debug kernel to build and boot).
-DEBUG_KEYS = ["tsar-page-offset"] + (["tsar-6.12"] if os.environ.get("PORTKIT_SERIES_DEBUG")
+# PORTKIT_SERIES_DEBUG=1 the default spec on the other series as well
+# (make test-series-debug, opt-in: one more debug kernel to build and boot).
+DEBUG_KEYS = ["tsar-page-offset"] + (SERIES_KEYS[1:] if os.environ.get("PORTKIT_SERIES_DEBUG")
                                      else [])
 
 
 def debug_id(key):
-    """The test id of a debug kernel, "tsar-6.12-debug": make
+    """The test id of a debug kernel, "tsar-6.1-debug": make
     test-series-debug selects its tests by it (pytest -k)."""
     return f"{key}-debug"
 

@@ -35,7 +35,7 @@ def test_each_series_has_its_own_tree_and_both_configure_side_by_side():
     """The default spec and the same spec on the other series: their trees
     link to the pristine tree of their own series, and both configure in
     parallel from their own output directories."""
-    keys = {"tsar": SPECS["tsar"], "tsar-6.12": OTHER_SPECS["tsar-6.12"]}
+    keys = {"tsar": SPECS["tsar"], "tsar-6.1": OTHER_SPECS["tsar-6.1"]}
     with MAKE_LOCK:
         procs = [subprocess.Popen(["make", "--no-print-directory", "kconfig",
                                    f"SPEC={os.path.relpath(p, ROOT)}"], cwd=ROOT,
@@ -58,7 +58,7 @@ def test_an_arch_generated_for_one_series_refuses_the_other_tree(tmp_path):
     other = next(s for s in ("6.1", "6.12") if s != DEFAULT_SERIES)
     if not (ksrc0(other) / "Makefile").is_file():
         run(["make", "--no-print-directory", "kconfig",
-             f"SPEC={os.path.relpath(OTHER_SPECS['tsar-6.12'], ROOT)}"])
+             f"SPEC={os.path.relpath(OTHER_SPECS['tsar-6.1'], ROOT)}"])
     tree = tmp_path / "tree"
     subprocess.run(["cp", "-al", str(ksrc0(other)), str(tree)], check=True)
     (tree / "arch" / "tsar").symlink_to(ROOT / "generated" / "arch" / "tsar")
