@@ -26,10 +26,11 @@ TOP       := $(abspath .)
 BUILD     := $(TOP)/build
 
 # The Debian kernel source of the spec's series (arch.kernel_series),
-# unpacked once per series; each spec builds in its own hard-linked copy
-# (cp -al: seconds, no extra space) whose arch/<name> points at that spec's
-# generated tree, so two specs with the same arch name, or of two series, can
-# configure, build and test at the same time.
+# unpacked once per series; each spec builds in its own hard-linked copy,
+# build/ktree/<series>/<spec stem>/ (cp -al: seconds, no extra space), whose
+# arch/<name> points at that spec's generated tree, so two specs with the
+# same arch name, or of two series, can configure, build and test at the same
+# time.
 KSRC_TAR   = /usr/src/linux-source-$(KERNEL_SERIES).tar.xz
 KSRC0      = $(BUILD)/linux-source-$(KERNEL_SERIES)
 
@@ -64,7 +65,7 @@ else
 GEN_OUT   := $(BUILD)/gen/$(SPEC_STEM)
 KOUT       = $(BUILD)/$(SPEC_STEM)
 endif
-KSRC      := $(BUILD)/ktree/$(SPEC_STEM)
+KSRC      := $(BUILD)/ktree/$(KERNEL_SERIES)/$(SPEC_STEM)
 
 # A kernel variant: the spec's defconfig plus a config fragment (debug
 # options, test suites), built in a directory of its own.
@@ -133,17 +134,19 @@ $(KSRC0)/Makefile:
 # privately and renamed into place (concurrent makes cannot see half a copy),
 # with arch/<name> pointing at this spec's generated directory.
 $(KSRC)/Makefile: $(KSRC0)/Makefile
-	@mkdir -p $(BUILD)/ktree
+	@mkdir -p $(dir $(KSRC))
 	@echo "  TREE    $(KSRC) (hard links to $(KSRC0))"
-	@tmp=$$(mktemp -d $(BUILD)/ktree/.copy.XXXXXX) && cp -al $(KSRC0) $$tmp/tree && \
+	@tmp=$$(mktemp -d $(dir $(KSRC)).copy.XXXXXX) && cp -al $(KSRC0) $$tmp/tree && \
 	{ mv -T $$tmp/tree $(KSRC) 2>/dev/null || true; } && rm -rf $$tmp
 
 kernel-tree: $(KSRC)/Makefile generate
 	@ln -sfn $(GEN_OUT)/arch/$(ARCH_NAME) $(KSRC)/arch/$(ARCH_NAME)
 	@echo "  LINK    $(KSRC)/arch/$(ARCH_NAME) -> $(GEN_OUT)/arch/$(ARCH_NAME)"
 
-# Configure from the generated defconfig (again whenever it changes).
+# Configure from the generated defconfig (again whenever it changes), in
+# output directories emptied first if another series built them.
 kconfig: kernel-tree
+	@scripts/drop-other-series.sh $(KERNEL_SERIES) $(KOUT) $(UOUT)
 	@mkdir -p $(KOUT)
 	@if [ ! -f $(KOUT)/.config ] || \
 	    [ $(GEN_OUT)/arch/$(ARCH_NAME)/configs/$(DEFCONFIG) -nt $(KOUT)/.config ] || \

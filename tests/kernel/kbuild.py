@@ -1,7 +1,7 @@
 """Drive the real Linux tree (of the spec's series) with a generated arch directory.
 
 The top-level Makefile owns unpacking the kernel and making each spec's own
-hard-linked kernel tree, build/ktree/<spec stem>/, with arch/<name> linked to
+hard-linked kernel tree, build/ktree/<series>/<spec stem>/, with arch/<name> linked to
 that spec's generated output (make kernel-tree SPEC=...); these helpers run
 kbuild there, in a per-spec output directory under build/tests/.
 """
@@ -38,7 +38,15 @@ KSRC0 = ksrc0(DEFAULT_SERIES)
 
 def ktree(spec_path):
     """The kernel tree of one spec (see the Makefile's KSRC)."""
-    return ROOT / "build" / "ktree" / pathlib.Path(spec_path).stem
+    return (ROOT / "build" / "ktree" / load_spec(spec_path)["arch"]["kernel_series"]
+            / pathlib.Path(spec_path).stem)
+
+
+def drop_other_series(out, series):
+    """Empty a kbuild output directory that a kernel of another series
+    configured (scripts/drop-other-series.sh): its objects would look newer
+    than the new tree's sources."""
+    run([ROOT / "scripts" / "drop-other-series.sh", series, out])
 SPECS = {
     "tsar": ROOT / "arch-spec.yaml",
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
@@ -146,6 +154,7 @@ class KernelTree:
         self.spec = load_spec(self.spec_path)
         self.arch = self.spec["arch"]["name"]
         self.out = ROOT / "build" / "tests" / key
+        drop_other_series(self.out, self.spec["arch"]["kernel_series"])
         self.out.mkdir(parents=True, exist_ok=True)
         rel = os.path.relpath(self.spec_path, ROOT)
         run(["make", "--no-print-directory", "kernel-tree", f"SPEC={rel}"])
