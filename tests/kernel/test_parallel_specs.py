@@ -67,3 +67,28 @@ def test_an_arch_generated_for_one_series_refuses_the_other_tree(tmp_path):
     assert p.returncode != 0
     assert f"arch/tsar was generated for Linux {DEFAULT_SERIES}." in p.stderr
     assert f"this tree is {other}." in p.stderr
+
+
+def test_a_spec_that_changes_series_starts_its_build_afresh(tmp_path):
+    """The same spec file moved from 6.1 to 6.12: the second kconfig uses
+    the 6.12 tree and empties the output directory the 6.1 kernel left
+    (scripts/drop-other-series.sh), rather than mixing the two."""
+    spec = tmp_path / "series-switch.yaml"
+    out = ROOT / "build" / "series-switch"
+    try:
+        for series in ("6.1", "6.12"):
+            spec.write_text(f"extends: {ROOT / 'arch-spec.yaml'}\n"
+                            f"arch:\n  kernel_series: \"{series}\"\n")
+            res = run(["make", "--no-print-directory", "kconfig", f"SPEC={spec}"])
+            assert f"Linux/tsar {series}." in (out / ".config").read_text()
+            assert (ktree(spec) / "Makefile").stat().st_ino == \
+                (ksrc0(series) / "Makefile").stat().st_ino
+            if series == "6.1":
+                (out / "left-by-6.1").write_text("")
+        assert "built for Linux 6.1, the spec says 6.12" in res.stdout
+        assert not (out / "left-by-6.1").exists()
+    finally:
+        for d in (out, ROOT / "build" / "gen" / "series-switch",
+                  ROOT / "build" / "ktree" / "6.1" / "series-switch",
+                  ROOT / "build" / "ktree" / "6.12" / "series-switch"):
+            subprocess.run(["rm", "-rf", str(d)], check=False)
