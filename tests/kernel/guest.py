@@ -109,6 +109,10 @@ class Kernel:
         return self._default_boot
 
     def boot(self, *extra, timeout=BOOT_TIMEOUT, stdin=None):
+        """(rc, out, err) of one boot; without -append in ``extra``, with the
+        board's command line and the variant's parameters (VARIANT_PARAMS)."""
+        if self.params and not self.qemu and "-append" not in extra:
+            extra = ("-append", f"{self.spec['boot']['bootargs']} {self.params}", *extra)
         if self.qemu:
             # QEMU takes the command line as -append; a timeout ends it.
             append = extra[1] if extra[:1] == ("-append",) else ""
