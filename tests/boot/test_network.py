@@ -5,7 +5,8 @@ both kernel series.
 One boot with `-net user` and two guest forwards to servers this test runs
 on 127.0.0.1: eth0 is configured statically (10.0.2.15/24, gateway
 10.0.2.2), pings the gateway, fetches a file over HTTP through one forward
-(BusyBox wget) and sends it back through the other (nc), and its carrier
+(BusyBox wget), sends it back through the other (nc), fetches it eight
+times at once (the default kernel has 4 CPUs), and its carrier
 and statistics are read from sysfs and ifconfig (BusyBox's `ip` has no
 `-s`; both read the driver's ndo_get_stats64). A second boot with
 `-net none`: eth0 comes up without a carrier. Both use `-idle sleep`, so
@@ -38,6 +39,9 @@ ping -c 3 10.0.2.2
 wget -q -O /tmp/blob http://{HTTP_ADDR}/blob; echo "net-wget-status: $?"
 echo "net-wget-sha: $(sha256sum /tmp/blob)"
 echo "net-nc-reply: $(nc {SINK_ADDR} 9000 < /tmp/blob)"
+for i in 1 2 3 4 5 6 7 8; do
+    (wget -q -O /tmp/p$i http://{HTTP_ADDR}/blob && sha256sum /tmp/p$i | sed 's/^/net-par: /') &
+done; wait
 echo "net-after: $(cat /sys/class/net/eth0/statistics/rx_packets) \\
 $(cat /sys/class/net/eth0/statistics/tx_packets) \\
 $(cat /sys/class/net/eth0/statistics/rx_bytes) $(cat /sys/class/net/eth0/statistics/tx_bytes)"
@@ -146,6 +150,13 @@ def test_upload_through_a_guest_forward(net_boot):
     out, got = net_boot[1], net_boot[3]
     assert got == [BLOB]
     assert line(out, "net-nc-reply") == hashlib.sha256(BLOB).hexdigest()
+
+
+def test_parallel_connections_on_four_cpus(net_boot):
+    # eight fetches at once, from the shell's children on the 4 CPUs
+    sums = re.findall(r"^net-par: (\w+)  /tmp/p(\d)$", net_boot[1], re.M)
+    assert sorted(n for _, n in sums) == [str(i) for i in range(1, 9)], net_boot[1][-4000:]
+    assert {h for h, _ in sums} == {hashlib.sha256(BLOB).hexdigest()}
 
 
 def test_statistics_move(net_boot):
