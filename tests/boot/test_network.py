@@ -6,7 +6,8 @@ One boot with `-net user` and two guest forwards to servers this test runs
 on 127.0.0.1: eth0 is configured statically (10.0.2.15/24, gateway
 10.0.2.2), pings the gateway, fetches a file over HTTP through one forward
 (BusyBox wget), sends it back through the other (nc), fetches it eight
-times at once (the default kernel has 4 CPUs), and its carrier
+times at once (the default kernel has 4 CPUs), pings the gateway's IPv6
+address, goes down and up again with another MAC, and its carrier
 and statistics are read from sysfs and ifconfig (BusyBox's `ip` has no
 `-s`; both read the driver's ndo_get_stats64). A second boot with
 `-net none`: eth0 comes up without a carrier. Both use `-idle sleep`, so
@@ -46,6 +47,13 @@ echo "net-after: $(cat /sys/class/net/eth0/statistics/rx_packets) \\
 $(cat /sys/class/net/eth0/statistics/tx_packets) \\
 $(cat /sys/class/net/eth0/statistics/rx_bytes) $(cat /sys/class/net/eth0/statistics/tx_bytes)"
 ifconfig eth0
+ping6 -c 2 fec0::2 | sed -n 's/^2 packets transmitted, \\(.\\) packets received.*/net-ping6: \\1/p'
+ip link set eth0 down
+ip link set eth0 address 52:54:00:aa:bb:cc
+ip link set eth0 up
+ip route add default via 10.0.2.2
+ping -c 2 10.0.2.2 | sed -n 's/^2 packets transmitted, \\(.\\) packets received.*/net-reup: \\1/p'
+echo "net-mac: $(cat /sys/class/net/eth0/address)"
 echo net-done
 poweroff -f
 """
@@ -175,6 +183,20 @@ def test_statistics_move(net_boot):
     m = re.search(r"nic: rx (\d+) frames \((\d+) delivered, (\d+) dropped, (\d+) with the FIFO",
                   net_boot[2])
     assert m and int(m.group(4)) == 0, net_boot[2]
+
+
+def test_ipv6_to_the_gateway(net_boot):
+    # SLAAC from libslirp's router advertisement (fec0::/64), multicast
+    # received with the broadcasts
+    assert line(net_boot[1], "net-ping6") == "2"
+
+
+def test_down_up_and_a_new_mac(net_boot):
+    # stop/open keep the driver on the NIC's containers; the NIC's address
+    # filter follows the new MAC
+    out = net_boot[1]
+    assert line(out, "net-mac") == "52:54:00:aa:bb:cc"
+    assert line(out, "net-reup") == "2"
 
 
 @pytest.fixture(scope="module", params=SERIES_KEYS)
