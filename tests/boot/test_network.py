@@ -212,3 +212,17 @@ def test_no_carrier_without_a_cable(none_boot):
     assert re.search(r"eth0: <NO-CARRIER,BROADCAST,MULTICAST,UP>", out), out[-3000:]
     assert "no link" in out
     assert rc == 0, err
+
+
+@pytest.mark.parametrize("key", SERIES_KEYS)
+def test_boots_stay_reproducible_with_the_nic(key):
+    """A boot that leaves eth0 down runs the same instructions every time,
+    on libslirp's network (the default) and without a cable."""
+    k = guest_kernel(key)
+    for net in ([], ["-net", "none"]):
+        counts = set()
+        for _ in range(2):
+            rc, out, err = k.boot(*net, "-v")
+            assert rc == 0, err
+            counts.add(re.search(r"after (\d+) instructions", err).group(1))
+        assert len(counts) == 1, (net, counts)
