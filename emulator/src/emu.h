@@ -86,6 +86,10 @@ typedef struct temu_config {
     int net_link;
     int net_required;
     int idle_mode;            /* enum temu_idle_mode */
+    /* With TEMU_IDLE_SKIP: while the NIC receives from a cable (net_link,
+     * net_tx), idle time follows the wall clock as with TEMU_IDLE_SLEEP, so
+     * that the guest's network timeouts do not run ahead of the host. */
+    int idle_net_sleep;
     uint32_t poll_interval;   /* instructions between host polls; 0 = 100000 */
     temu_host host;
     /*

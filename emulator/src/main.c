@@ -289,7 +289,8 @@ static void usage(FILE *f)
             "  -accel interp|jit   execution tier (default: $TEMU_ACCEL, else jit on x86-64)\n"
             "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
             "                      or sleep the equivalent host time; auto (default) =\n"
-            "                      sleep if stdin is a terminal, else skip\n"
+            "                      sleep if stdin is a terminal or while the NIC receives\n"
+            "                      from the network, else skip\n"
             "  -d LIST             trace: in_asm,exec,int,mmu,dev (or all)\n"
             "  -D FILE             trace log file (default stderr)\n"
             "  -gdb tcp::PORT      GDB remote stub; -s = -gdb tcp::1234\n"
@@ -631,6 +632,8 @@ int main(int argc, char **argv)
     bool interactive = h.in_on && isatty(0);
     cfg.idle_mode = o.idle_mode >= 0 ? o.idle_mode
                                      : (interactive ? TEMU_IDLE_SLEEP : TEMU_IDLE_SKIP);
+    /* auto: a guest on the network waits for the host in wall-clock time */
+    cfg.idle_net_sleep = o.idle_mode < 0;
     cfg.host.opaque = &h;
     cfg.host.tty_out = tty_out;
     cfg.host.poll = host_poll;

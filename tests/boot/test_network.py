@@ -10,8 +10,9 @@ times at once (the default kernel has 4 CPUs), pings the gateway's IPv6
 address, goes down and up again with another MAC, and its carrier
 and statistics are read from sysfs and ifconfig (BusyBox's `ip` has no
 `-s`; both read the driver's ndo_get_stats64). A second boot with
-`-net none`: eth0 comes up without a carrier. Both use `-idle sleep`, so
-that the guest's timeouts are wall-clock time (docs/network.md).
+`-net none`: eth0 comes up without a carrier. The boots use the default
+`-idle auto`: with eth0 receiving, the guest idles in wall-clock time
+(docs/network.md).
 """
 import hashlib
 import http.server
@@ -113,7 +114,7 @@ def net_boot(request):
     net = (f"user,guestfwd=tcp:{HTTP_ADDR}:80-tcp:127.0.0.1:{httpd.server_address[1]},"
            f"guestfwd=tcp:{SINK_ADDR}:9000-tcp:127.0.0.1:{sink.getsockname()[1]}")
     try:
-        rc, out, err = k.boot("-net", net, "-idle", "sleep", "-v", "-append",
+        rc, out, err = k.boot("-net", net, "-v", "-append",
                               k.cmdline("portkit_shell=1"), stdin=SCRIPT, timeout=600)
     finally:
         httpd.shutdown()
