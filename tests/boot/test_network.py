@@ -5,7 +5,8 @@ both kernel series.
 One boot with `-net user` and two guest forwards to servers this test runs
 on 127.0.0.1: eth0 is configured statically (10.0.2.15/24, gateway
 10.0.2.2), pings the gateway, fetches a file over HTTP through one forward
-(BusyBox wget), sends it back through the other (nc), fetches it eight
+(BusyBox wget), sends it back through the other (nc), receives a file
+through a host forward (`nc -l` in the guest), fetches the first eight
 times at once (the default kernel has 4 CPUs), pings the gateway's IPv6
 address, goes down and up again with another MAC, and its carrier
 and statistics are read from sysfs and ifconfig (BusyBox's `ip` has no
@@ -29,6 +30,7 @@ from kbuild import SERIES_KEYS
 pytestmark = pytest.mark.kernel
 
 BLOB = os.urandom(200_000)
+PUSHED = os.urandom(100_000)
 HTTP_ADDR, SINK_ADDR = "10.0.2.100", "10.0.2.101"
 
 SCRIPT = f"""ip link set eth0 up
@@ -41,6 +43,7 @@ ping -c 3 10.0.2.2
 wget -q -O /tmp/blob http://{HTTP_ADDR}/blob; echo "net-wget-status: $?"
 echo "net-wget-sha: $(sha256sum /tmp/blob)"
 echo "net-nc-reply: $(nc {SINK_ADDR} 9000 < /tmp/blob)"
+nc -l -p 7777 < /dev/null > /tmp/in; echo "net-hostfwd: $(sha256sum /tmp/in)"
 for i in 1 2 3 4 5 6 7 8; do
     (wget -q -O /tmp/p$i http://{HTTP_ADDR}/blob && sha256sum /tmp/p$i | sed 's/^/net-par: /') &
 done; wait
@@ -100,6 +103,21 @@ def _sink(srv, got):
         c.sendall(hashlib.sha256(data).hexdigest().encode() + b"\n")
 
 
+def _pusher(port, stop):
+    """Send PUSHED to the host forward again and again: the connections
+    before the guest's `nc -l` listens are refused or reset."""
+    while not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as c:
+                c.sendall(PUSHED)
+                c.shutdown(socket.SHUT_WR)
+                while c.recv(4096):
+                    pass
+        except OSError:
+            pass
+        stop.wait(0.3)
+
+
 @pytest.fixture(scope="module", params=SERIES_KEYS)
 def net_boot(request):
     k = guest_kernel(request.param)
@@ -111,12 +129,19 @@ def net_boot(request):
     got = []
     t = threading.Thread(target=_sink, args=(sink, got), daemon=True)
     t.start()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    stop = threading.Event()
+    threading.Thread(target=_pusher, args=(port, stop), daemon=True).start()
     net = (f"user,guestfwd=tcp:{HTTP_ADDR}:80-tcp:127.0.0.1:{httpd.server_address[1]},"
-           f"guestfwd=tcp:{SINK_ADDR}:9000-tcp:127.0.0.1:{sink.getsockname()[1]}")
+           f"guestfwd=tcp:{SINK_ADDR}:9000-tcp:127.0.0.1:{sink.getsockname()[1]},"
+           f"hostfwd=tcp:127.0.0.1:{port}-:7777")
     try:
         rc, out, err = k.boot("-net", net, "-v", "-append",
                               k.cmdline("portkit_shell=1"), stdin=SCRIPT, timeout=600)
     finally:
+        stop.set()
         httpd.shutdown()
         sink.close()
     t.join(timeout=10)
@@ -159,6 +184,11 @@ def test_upload_through_a_guest_forward(net_boot):
     out, got = net_boot[1], net_boot[3]
     assert got == [BLOB]
     assert line(out, "net-nc-reply") == hashlib.sha256(BLOB).hexdigest()
+
+
+def test_host_forward_into_the_guest(net_boot):
+    # what ssh from the host does: a host port forwarded to a guest server
+    assert line(net_boot[1], "net-hostfwd").split()[0] == hashlib.sha256(PUSHED).hexdigest()
 
 
 def test_parallel_connections_on_four_cpus(net_boot):
