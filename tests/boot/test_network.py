@@ -2,8 +2,8 @@
 it, from BusyBox's shell (portkit_shell=1, commands on the console), on
 both kernel series.
 
-One boot with `-net user` and two guest forwards to servers this test runs
-on 127.0.0.1: eth0 is configured statically (10.0.2.15/24, gateway
+One boot with `-net user`, two guest forwards to servers this test runs
+on 127.0.0.1 and a host forward: eth0 is configured statically (10.0.2.15/24, gateway
 10.0.2.2), pings the gateway, fetches a file over HTTP through one forward
 (BusyBox wget), sends it back through the other (nc), receives a file
 through a host forward (`nc -l` in the guest), fetches the first eight
