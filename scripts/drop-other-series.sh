@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# drop-other-series.sh SERIES DIR...: empty each build directory that a kernel
+# of another series than SERIES ("6.12") configured (its .config) or
+# installed its UAPI headers into (sysroot/, the userland's directory).
+#
+# A spec that changes arch.kernel_series keeps its build directory, but
+# everything in it (objects, UAPI headers, the userland built against them)
+# belongs to the old tree, and the new tree's sources are older than those
+# objects, so make would keep them: the directory starts afresh instead.
+set -eu
+series=$1
+shift
+for dir in "$@"; do
+	if [ -f "$dir/.config" ]; then
+		# "# Linux/tsar 6.1.192 Kernel Configuration": the third line.
+		version=$(sed -n '3s/^# Linux\/[^ ]* \([0-9]*\.[0-9]*\)\..*/\1/p' "$dir/.config")
+	elif [ -f "$dir/sysroot/include/linux/version.h" ]; then
+		version=$(awk '$2 == "LINUX_VERSION_MAJOR" { m = $3 }
+			$2 == "LINUX_VERSION_PATCHLEVEL" { p = $3 }
+			END { if (m != "") print m "." p }' "$dir/sysroot/include/linux/version.h")
+	else
+		continue
+	fi
+	[ "$version" = "$series" ] && continue
+	echo "  CLEAN   $dir (built for Linux ${version:-unknown}, the spec says $series)"
+	find "$dir" -mindepth 1 -delete
+done
