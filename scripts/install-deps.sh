@@ -20,7 +20,7 @@ done
 kernel="$kernel_sources gcc-mipsel-linux-gnu binutils-mipsel-linux-gnu
 	device-tree-compiler flex bison bc rsync cpio kmod xz-utils make gcc libc6-dev
 	python3 python3-jinja2 python3-yaml ccache"
-emulator="gcc make libfdt-dev device-tree-compiler gcc-mipsel-linux-gnu
+emulator="gcc make libfdt-dev libslirp-dev libglib2.0-dev pkg-config device-tree-compiler gcc-mipsel-linux-gnu
 	binutils-mipsel-linux-gnu python3 python3-jinja2 python3-yaml"
 disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang

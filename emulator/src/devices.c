@@ -12,6 +12,7 @@
     X(xicu)        \
     X(tty)         \
     X(blockdev)    \
+    X(nic)         \
     X(simhelper)
 
 #define DECLARE(n) extern const temu_device_type n##_device;

@@ -52,6 +52,10 @@ typedef struct temu_host {
      * NULL: no host input at all (an idle guest with no pending timer is hung).
      */
     unsigned (*poll)(void *opaque, temu *e, int64_t timeout_ns);
+    /* An Ethernet frame (no FCS) the guest's NIC puts on the wire, when the
+     * NIC's cable is in (temu_config.net_link).  NULL: the wire goes
+     * nowhere.  It may call temu_net_input() (a reply) before returning. */
+    void (*net_tx)(void *opaque, const uint8_t *frame, size_t len);
 } temu_host;
 
 /* How `wait` spends idle time (time always jumps to the next timer event). */
@@ -76,7 +80,16 @@ typedef struct temu_config {
      * of one of these ranges ends in READ_ERROR / WRITE_ERROR. */
     int ndisk_errors;
     struct { uint64_t first, last; } disk_errors[TEMU_MAX_DISK_ERRORS];
+    /* The NIC (if the platform has one): net_link = its cable is in (the
+     * guest sees a carrier, frames go to temu_host.net_tx); net_required =
+     * a network was asked for, so a platform without a NIC is an error. */
+    int net_link;
+    int net_required;
     int idle_mode;            /* enum temu_idle_mode */
+    /* With TEMU_IDLE_SKIP: while the NIC receives from a cable (net_link,
+     * net_tx), idle time follows the wall clock as with TEMU_IDLE_SLEEP, so
+     * that the guest's network timeouts do not run ahead of the host. */
+    int idle_net_sleep;
     uint32_t poll_interval;   /* instructions between host polls; 0 = 100000 */
     temu_host host;
     /*
@@ -228,6 +241,31 @@ int temu_virt_to_phys(temu *e, uint32_t va, uint64_t *pa);
 size_t temu_tty_input(temu *e, const uint8_t *buf, size_t len);
 /* Free space in the TTY input queue. */
 size_t temu_tty_input_room(const temu *e);
+
+/* ---- network (the NIC, dev_nic.c) ---------------------------------------- */
+
+/* The platform has a NIC. */
+int temu_has_nic(const temu *e);
+/* A frame from the wire for the guest's NIC (no FCS; shorter frames are
+ * padded to 60 bytes).  Returns 0 when the NIC took it, -1 when it dropped it
+ * (no NIC, no cable, NIC off, not for its address, too long, its receive
+ * FIFO full: the drop is counted).  Memory use is bounded whatever the rate. */
+int temu_net_input(temu *e, const uint8_t *frame, size_t len);
+/* The guest has the NIC receiving: a frame could wake it (hang detection). */
+int temu_net_receiving(const temu *e);
+typedef struct temu_net_counters {
+    uint64_t rx_frames;     /* frames handed to temu_net_input */
+    uint64_t rx_delivered;  /* of those, put in an RX container */
+    uint64_t rx_dropped;    /* of those, dropped (any reason) */
+    uint64_t rx_fifo_full;  /* of those, dropped because the FIFO was full */
+    uint64_t tx_frames;     /* frames the guest sent (from TX containers) */
+    uint64_t tx_sent;       /* of those, handed to temu_host.net_tx */
+    uint64_t tx_dropped;    /* of those, dropped (malformed, no cable) */
+    uint32_t rx_fifo_max;   /* most frames the receive FIFO ever held */
+    uint32_t rx_fifo_cap;   /* its capacity */
+} temu_net_counters;
+/* Returns 0, or -1 without a NIC. */
+int temu_net_counters_get(const temu *e, temu_net_counters *c);
 
 /* Software breakpoints on virtual PCs (max 64).  Return 0 or -1. */
 int temu_add_breakpoint(temu *e, uint32_t pc);

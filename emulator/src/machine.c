@@ -402,7 +402,9 @@ static int idle(machine *m)
         return (r & TEMU_POLL_LIVE) ? -1 : TEMU_STOP_HANG;
     }
     uint64_t skip = ev > now ? ev - now : 0, adv = skip;
-    if (m->cfg.idle_mode == TEMU_IDLE_SLEEP && m->host.poll) {
+    bool wall = m->cfg.idle_mode == TEMU_IDLE_SLEEP ||
+                (m->cfg.idle_net_sleep && m->host.net_tx && temu_net_receiving((temu *)m));
+    if (wall && m->host.poll) {
         int64_t ns = (int64_t)((unsigned __int128)skip * 1000000000u / hz);
         uint64_t t0 = now_ns();
         unsigned r = host_poll(m, ns);

@@ -27,6 +27,7 @@
 
 #include "emu.h"
 #include "gdbstub.h"
+#include "net.h"
 
 #define EXIT_STUB 123
 #define EXIT_TIMEOUT 124
@@ -65,6 +66,9 @@ typedef struct host {
     uint64_t deadline; /* monotonic ns, 0 = none */
     bool timed_out, user_quit;
     gdbstub *gdb;
+    net *net;               /* the NIC's host side, or NULL */
+    struct pollfd *pf;      /* host_poll's descriptors */
+    int pf_cap;
 } host;
 
 static volatile sig_atomic_t got_signal;
@@ -145,6 +149,13 @@ static void term_raw(host *h)
 
 static void on_signal(int sig) { got_signal = sig; }
 
+static void host_net_tx(void *opaque, const uint8_t *frame, size_t len)
+{
+    host *h = opaque;
+    if (h->net)
+        net_send(h->net, frame, len);
+}
+
 /* Read what stdin has (it is known to be readable) and queue it. */
 static void read_stdin(host *h, temu *e)
 {
@@ -198,7 +209,13 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         h->timed_out = true;
         return TEMU_POLL_STOP;
     }
-    struct pollfd pf[2];
+    if (!h->pf) {
+        h->pf_cap = 16;
+        h->pf = malloc((size_t)h->pf_cap * sizeof *h->pf);
+        if (!h->pf)
+            return TEMU_POLL_STOP;
+    }
+    struct pollfd *pf = h->pf;
     int n = 0, in_idx = -1, gdb_idx = -1;
     bool want_in = h->in_on && !h->in_eof && temu_tty_input_room(e) > 0;
     if (want_in) {
@@ -210,8 +227,14 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         gdb_idx = n;
         pf[n++] = (struct pollfd){gfd, POLLIN, 0};
     }
-    if (!n && timeout_ns < 0)
+    /* a frame can wake the guest only while its NIC receives */
+    bool net_wakes = h->net && temu_net_receiving(e);
+    if (!n && !net_wakes && timeout_ns < 0)
         return 0; /* nothing can ever wake the guest: it is hung */
+    int net_first = n;
+    net_flush(h->net);
+    net_poll_fill(h->net, &h->pf, &n, &h->pf_cap, &timeout_ns);
+    pf = h->pf;
     if (h->deadline && (timeout_ns < 0 || now + (uint64_t)timeout_ns > h->deadline))
         timeout_ns = (int64_t)(h->deadline - now);
     struct timespec ts, *tsp = NULL;
@@ -221,6 +244,7 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         tsp = &ts;
     }
     int r = ppoll(pf, (nfds_t)n, tsp, NULL);
+    net_poll_done(h->net, pf, net_first, r);
     if (r > 0) {
         if (in_idx >= 0 && (pf[in_idx].revents & (POLLIN | POLLHUP | POLLERR)))
             read_stdin(h, e);
@@ -235,7 +259,8 @@ static unsigned host_poll(void *opaque, temu *e, int64_t timeout_ns)
         return TEMU_POLL_STOP;
     }
     /* input can still arrive (checked after the read: EOF may just have come) */
-    bool live = (h->in_on && !h->in_eof) || (h->gdb && gdb_poll_fd(h->gdb) >= 0);
+    bool live = (h->in_on && !h->in_eof) || (h->gdb && gdb_poll_fd(h->gdb) >= 0) ||
+                (h->net && temu_net_receiving(e));
     return live ? TEMU_POLL_LIVE : 0;
 }
 
@@ -252,6 +277,11 @@ static void usage(FILE *f)
             "  -disk-ro            the disk is read-only (guest writes fail; DTB says read-only)\n"
             "  -disk-error A-B     blocks A..B of the disk give device errors (repeatable)\n"
             "  -serial stdio|file:PATH|none   TTY channel 0 (default stdio)\n"
+            "  -net user[,restrict=on|off][,hostfwd=[tcp|udp]:[HADDR]:HPORT-[GADDR]:GPORT]...\n"
+            "           [,guestfwd=tcp:GADDR:GPORT-tcp:HADDR:HPORT]...   the NIC on libslirp's\n"
+            "                      user-mode network (default, with a NIC: user,restrict=on)\n"
+            "  -net none           the NIC without a cable (no carrier)\n"
+            "  -net-dump FILE      pcap capture of every frame, both directions\n"
             "  -icount-limit N     stop after N instructions (exit 125); also -max-insns\n"
             "  -timeout SECS       wall-clock limit (exit 124); inf or > 1e9 = none\n"
             "  -quantum N          instructions per CPU slot (default %u)\n"
@@ -259,7 +289,8 @@ static void usage(FILE *f)
             "  -accel interp|jit   execution tier (default: $TEMU_ACCEL, else jit on x86-64)\n"
             "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
             "                      or sleep the equivalent host time; auto (default) =\n"
-            "                      sleep if stdin is a terminal, else skip\n"
+            "                      sleep if stdin is a terminal or while the NIC receives\n"
+            "                      from the network, else skip\n"
             "  -d LIST             trace: in_asm,exec,int,mmu,dev (or all)\n"
             "  -D FILE             trace log file (default stderr)\n"
             "  -gdb tcp::PORT      GDB remote stub; -s = -gdb tcp::1234\n"
@@ -388,6 +419,7 @@ typedef struct opts {
     bool disk_ro;
     int ndisk_errors;
     uint64_t disk_errors[TEMU_MAX_DISK_ERRORS][2];
+    net_opts net;
 } opts;
 
 static int parse_args(int argc, char **argv, opts *o)
@@ -450,6 +482,16 @@ static int parse_args(int argc, char **argv, opts *o)
                 return fail("-disk-error: at most %d ranges", TEMU_MAX_DISK_ERRORS);
             o->disk_errors[o->ndisk_errors][0] = lo;
             o->disk_errors[o->ndisk_errors++][1] = hi;
+        } else if ((r = ARG("-net"))) {
+            if (r < 0) return EXIT_ERROR;
+            char err[256];
+            if (net_parse(&o->net, argv[++i], err, sizeof err))
+                return fail("%s", err);
+        } else if ((r = ARG("-net-dump"))) {
+            if (r < 0) return EXIT_ERROR;
+            if (o->net.dump)
+                return fail("-net-dump: given twice");
+            o->net.dump = argv[++i];
         } else if ((r = ARG("-serial"))) {
             if (r < 0) return EXIT_ERROR;
             o->serial = argv[++i];
@@ -527,6 +569,8 @@ static int parse_args(int argc, char **argv, opts *o)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--net-relay"))
+        return net_relay_main(argv[2]); /* started by libslirp: a guest forward */
     opts o;
     int rc = parse_args(argc, argv, &o);
     if (rc)
@@ -588,9 +632,15 @@ int main(int argc, char **argv)
     bool interactive = h.in_on && isatty(0);
     cfg.idle_mode = o.idle_mode >= 0 ? o.idle_mode
                                      : (interactive ? TEMU_IDLE_SLEEP : TEMU_IDLE_SKIP);
+    /* auto: a guest on the network waits for the host in wall-clock time */
+    cfg.idle_net_sleep = o.idle_mode < 0;
     cfg.host.opaque = &h;
     cfg.host.tty_out = tty_out;
     cfg.host.poll = host_poll;
+    cfg.host.net_tx = host_net_tx;
+    cfg.net_link = !o.net.none;
+    /* an explicit network option on a platform without a NIC is an error */
+    cfg.net_required = o.net.given || o.net.dump;
     cfg.quantum = o.quantum;
     cfg.accel = o.accel;
     cfg.randomize = o.seeded;
@@ -612,6 +662,13 @@ int main(int argc, char **argv)
     if (temu_boot(e, err, sizeof err)) {
         temu_destroy(e);
         return fail("%s", err);
+    }
+    if (temu_has_nic(e)) {
+        h.net = net_start(&o.net, e, err, sizeof err);
+        if (!h.net) {
+            temu_destroy(e);
+            return fail("%s", err);
+        }
     }
     temu_set_trace(e, trace, trace_out);
     if (o.seeded)
@@ -779,6 +836,17 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "%s: accel interp\n", prog);
     }
+    temu_net_counters nc;
+    if (o.verbose && temu_net_counters_get(e, &nc) == 0)
+        fprintf(stderr,
+                "%s: nic: rx %llu frames (%llu delivered, %llu dropped, %llu with the FIFO full, "
+                "FIFO peak %u of %u), tx %llu frames (%llu sent, %llu dropped)\n",
+                prog, (unsigned long long)nc.rx_frames, (unsigned long long)nc.rx_delivered,
+                (unsigned long long)nc.rx_dropped, (unsigned long long)nc.rx_fifo_full,
+                nc.rx_fifo_max, nc.rx_fifo_cap, (unsigned long long)nc.tx_frames,
+                (unsigned long long)nc.tx_sent, (unsigned long long)nc.tx_dropped);
+    net_stop(h.net);
+    free(h.pf);
     if (h.gdb)
         gdb_close(h.gdb);
     if (trace_out != stderr)

@@ -95,6 +95,9 @@ PROGRAMS = {
     "t_blockdev_faults": dict(disk=image_unchanged,
                               args=["-disk-ro", "-disk-error", "2-3"]),
     "t_blockdev_kill": dict(own_test="test_completed_disk_write_survives_a_kill"),
+    # the NIC on the default network (-net user,restrict=on); more in test_nic.py
+    "t_nic": dict(stdout=b"link=1 arp and icmp echo ok\n"),
+    "t_nic_flood": dict(own_test="test_nic.py: test_floods_are_bounded"),
     "t_dtb": dict(stdout_has=b"bootargs=[console=ttyVTTY0]"),
     "t_sim_retval": dict(rc=42),
     "t_sim_stop": dict(stdout=b"stopping\n"),

@@ -145,14 +145,14 @@ def test_bad_cpu_nodes(tmp_path):
 
 def test_dtb_xicu_counts(tmp_path):
     """The DTB's resource counts win over the per-CPU defaults: t_smp_boot
-    checks CONFIG = 16 outputs, 4 WTI, 3 HWI, 4 PTI (its check 5)."""
+    checks CONFIG = 16 outputs, 4 WTI, the spec's HWIs, 4 PTI (its check 5)."""
     cpus = [(i, i) for i in range(4)]
     same = compile_dts(tmp_path, smp_dts(cpus, "soclib,pti-count = <4>; soclib,wti-count = <4>; "
-                                         "soclib,hwi-count = <3>;"), "same.dtb")
+                                         "soclib,hwi-count = <4>;"), "same.dtb")
     r = run(["-dtb", same, elf("t_smp_boot")])
     assert r.returncode == 0, r.stdout + r.stderr
     other = compile_dts(tmp_path, smp_dts(cpus, "soclib,pti-count = <4>; soclib,wti-count = <6>; "
-                                          "soclib,hwi-count = <3>;"), "other.dtb")
+                                          "soclib,hwi-count = <4>;"), "other.dtb")
     r = run(["-dtb", other, elf("t_smp_boot")])
     assert r.returncode == 5 and b"FAIL check 5" in r.stdout, r.stdout + r.stderr
 

@@ -46,8 +46,9 @@ int main(void)
     CHECK_EQ(2, hwr, 0);
     CHECK_EQ(3, MFC0(0, 0), 0);
     CHECK_EQ(4, boot_cp[BOOT_EBASE], 0x80000000u);
-    /* CONFIG: 4*NCPU outputs, NCPU WTI, 3 HWI, NCPU PTI */
-    CHECK_EQ(5, XICU(X_CONFIG, 0), (4u * NCPU) << 24 | NCPU << 16 | 3u << 8 | NCPU);
+    /* CONFIG: 4*NCPU outputs, NCPU WTI, the spec's HWI inputs, NCPU PTI */
+    CHECK_EQ(5, XICU(X_CONFIG, 0),
+             (4u * NCPU) << 24 | NCPU << 16 | (uint32_t)XICU_HWI_COUNT << 8 | NCPU);
     while ((arrived & 0xFF) != NCPU - 1)
         ;
     for (uint32_t i = 1; i < NCPU; i++) {

@@ -36,6 +36,61 @@
 #define BDEV_STATUS_READ_ERROR			4
 #define BDEV_STATUS_WRITE_ERROR			5
 
+/* soclib,vci_multi_nic: multi-channel NIC, channel 0 (SoCLib vci_multi_nic); a container is 1024 words: word 0 = NB_WORDS << 16 | NB_PACKETS, words 1..33 the packet lengths (packet 2k in bits 31..16 of word 1 + k, 2k + 1 in bits 15..0), the packets from word 34 on, each starting on a word, bytes in memory order, no FCS */
+#define NIC_RX_CONTAINER_0			0x0	/* R: RX container 0 (4 KiB) */
+#define NIC_RX_CONTAINER_1			0x1000	/* R: RX container 1 */
+#define NIC_TX_CONTAINER_0			0x2000	/* W: TX container 0 (4 KiB) */
+#define NIC_TX_CONTAINER_1			0x3000	/* W: TX container 1 */
+#define NIC_RX_DESC_LO_0			0x4000	/* RX container 0 descriptor, address bits 31..0 */
+#define NIC_RX_DESC_HI_0			0x4004	/* RX container 0 descriptor: bit 31 full (R); writing it with bit 31 clear gives the container back to the NIC */
+#define NIC_RX_DESC_LO_1			0x4040	/* RX container 1 descriptor, low word */
+#define NIC_RX_DESC_HI_1			0x4044	/* RX container 1 descriptor, high word */
+#define NIC_TX_DESC_LO_0			0x4080	/* TX container 0 descriptor, low word */
+#define NIC_TX_DESC_HI_0			0x4084	/* TX container 0 descriptor: bit 31 full (R); writing it with bit 31 set sends the container */
+#define NIC_TX_DESC_LO_1			0x40c0	/* TX container 1 descriptor, low word */
+#define NIC_TX_DESC_HI_1			0x40c4	/* TX container 1 descriptor, high word */
+#define NIC_MAC_4				0x4100	/* R: MAC address bytes 0..3, byte 0 in bits 31..24 */
+#define NIC_MAC_2				0x4104	/* R: MAC address bytes 4..5, byte 4 in bits 15..8 */
+#define NIC_RX_RUN				0x4108	/* W: the channel receives (non-zero) */
+#define NIC_TX_RUN				0x410c	/* W: the channel transmits (non-zero) */
+#define NIC_LINK				0x4110	/* R: 1 while the cable is in (not in SoCLib: tsar-emu's carrier) */
+#define NIC_G_VIS				0x40000	/* global: bit n enables channel n */
+#define NIC_G_ON				0x40004	/* global: the NIC runs (non-zero) */
+#define NIC_G_NB_CHAN				0x40008	/* global R: number of channels */
+#define NIC_G_BC_ENABLE				0x4000c	/* global: broadcast (and multicast) frames are received */
+#define NIC_G_TDM_ENABLE			0x40010	/* global: TDM TX scheduling (kept, no effect) */
+#define NIC_G_TDM_PERIOD			0x40014	/* global: TDM slot (kept, no effect) */
+#define NIC_G_BYPASS_ENABLE			0x40018	/* global: TX to RX bypass between channels (kept, no effect with one channel) */
+#define NIC_G_MAC_4				0x40020	/* global: channel n's MAC_4 at + 4 n (writable) */
+#define NIC_G_MAC_2				0x40040	/* global: channel n's MAC_2 at + 4 n (writable) */
+#define NIC_G_NPKT_RX_G2S_RECEIVED		0x40080	/* counter: frames from the wire */
+#define NIC_G_NPKT_RX_G2S_DISCARDED		0x40084	/* counter: frames dropped while the NIC is off */
+#define NIC_G_NPKT_RX_DES_SUCCESS		0x40088	/* counter: frames accepted */
+#define NIC_G_NPKT_RX_DES_TOO_SMALL		0x4008c	/* counter: frames under 60 bytes (never: short frames are padded) */
+#define NIC_G_NPKT_RX_DES_TOO_BIG		0x40090	/* counter: frames over 1514 bytes */
+#define NIC_G_NPKT_RX_DES_MFIFO_FULL		0x40094	/* counter: frames dropped, receive FIFO full */
+#define NIC_G_NPKT_RX_DES_CRC_FAIL		0x40098	/* counter: CRC errors (never) */
+#define NIC_G_NPKT_RX_DISPATCH_RECEIVED		0x4009c	/* counter: frames dispatched to channels */
+#define NIC_G_NPKT_RX_DISPATCH_BROADCAST	0x400a0	/* counter: broadcast/multicast frames */
+#define NIC_G_NPKT_RX_DISPATCH_DST_FAIL		0x400a4	/* counter: frames for another MAC, or no running channel */
+#define NIC_G_NPKT_RX_DISPATCH_CH_FULL		0x400a8	/* counter: frames dropped, channel's containers full (not used: they wait in the FIFO) */
+#define NIC_G_NPKT_TX_DISPATCH_RECEIVED		0x400ac	/* counter: frames taken from TX containers */
+#define NIC_G_NPKT_TX_DISPATCH_TOO_SMALL	0x400b0	/* counter: TX frames under 60 bytes, dropped */
+#define NIC_G_NPKT_TX_DISPATCH_TOO_BIG		0x400b4	/* counter: TX frames over 1514 bytes, dropped */
+#define NIC_G_NPKT_TX_DISPATCH_SRC_FAIL		0x400b8	/* counter: TX frames whose source is not the channel's MAC, dropped */
+#define NIC_G_NPKT_TX_DISPATCH_BROADCAST	0x400bc	/* counter: broadcast TX frames */
+#define NIC_G_NPKT_TX_DISPATCH_BYPASS		0x400c0	/* counter: bypassed TX frames (never) */
+#define NIC_G_NPKT_TX_DISPATCH_TRANSMIT		0x400c4	/* counter: frames sent to the wire */
+#define NIC_CHANNEL_SPAN			0x8000	/* channel n's containers and registers are at base + n * span */
+#define NIC_CONTAINER_SIZE			0x1000	/* bytes in a container */
+#define NIC_DESC_FULL				_AC(0x80000000, U)	/* DESC_HI - the container is full (holds packets) */
+#define NIC_HEADER_WORDS			34	/* container words before the first packet */
+#define NIC_MAX_PACKETS				66	/* packets in a container at most */
+#define NIC_MIN_FRAME				60	/* shortest frame (bytes, no FCS) */
+#define NIC_MAX_FRAME				0x5ea	/* longest frame (bytes, no FCS) */
+#define NIC_IRQ_RX				0	/* interrupts: entry - RX, high while an RX container is full and RX runs */
+#define NIC_IRQ_TX				1	/* interrupts: entry - TX, high while a TX container is free and TX runs */
+
 /* soclib,vci_simhelper: simulation control (4.6) */
 #define SIMHELPER_SC_STOP			0x0	/* W: stop the simulation */
 #define SIMHELPER_END_WITH_RETVAL		0x4	/* W: stop, the value is the exit status */
