@@ -171,9 +171,10 @@ userland: kconfig
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
 		ARCH_NAME=$(ARCH_NAME) UTS_MACHINE=$(UTS_MACHINE) SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
-# musl and BusyBox from Debian 12's sources and the root file
+# musl, BusyBox and dropbear from Debian 12's sources and the root file
 # system staged from them, build/<name>/rootfs/ (BusyBox and its links,
-# /etc, the musl-built test programs of userland/musl-tests/), whose list
+# /etc, the musl-built test programs of userland/musl-tests/, dropbear with
+# its keys from userland/dropbear/), whose list
 # joins the initramfs of the default spec's kernels. ROOTFS_INITRAMFS=0
 # leaves it out (other specs default to 0: their test kernels build faster).
 # Each step is cached: musl and BusyBox are built again only when their
@@ -192,16 +193,19 @@ rootfs: userland
 	@$(MAKE) --no-print-directory rootfs-build
 
 rootfs-build:
-	@scripts/install-deps.sh sources
-	@scripts/get-sources.sh $(BUILD)/src musl busybox gcc-12
+	@scripts/install-deps.sh sources keys
+	@scripts/get-sources.sh $(BUILD)/src musl busybox gcc-12 dropbear
 	@$(MAKE) --no-print-directory $(MUSL_MAKE)
 	@$(MAKE) --no-print-directory -C userland/busybox SRC=$(BUILD)/src/busybox \
 		OUT=$(UOUT)/busybox MUSL=$(UOUT)/musl JOBS=$(JOBS)
+	@$(MAKE) --no-print-directory -C userland/dropbear SRC=$(BUILD)/src/dropbear \
+		OUT=$(UOUT)/dropbear MUSL=$(UOUT)/musl CROSS_COMPILE=$(CROSS_COMPILE) JOBS=$(JOBS)
 	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl \
 		ARCH_INCLUDE=$(UOUT)/userland/arch-include KST_SRC=$(KSRC0)/tools/testing/selftests
 	@$(MAKE) --no-print-directory -C userland/rootfs ROOTFS=$(UOUT)/rootfs \
 		BUSYBOX=$(UOUT)/busybox PROGRAMS=$(UOUT)/musl-tests/bin \
-		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list
+		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list \
+		OVERLAY=$(UOUT)/dropbear/tree OVERLAY_STAMP=$(UOUT)/dropbear/tree.stamp
 
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
 #
