@@ -1,7 +1,8 @@
 # portkit: generate arch/<name> from a spec, build Linux (6.1 or 6.12) with it, boot it
 # in the TSAR emulator. Every target installs what it needs first.
 #
-#   make run            the main job (generate, build kernel + emulator, boot)
+#   make run            the main job (generate, build kernel + emulator, boot);
+#                       NET=none: no network (docs/network.md)
 #   make test           every test
 #   make bench          emulator benchmark and guest figures (not pass/fail)
 #   make bench-tracing  what ftrace (off and on) and perf counting cost (in make bench)
@@ -99,7 +100,7 @@ EMU        = $(BUILD)/bin/tsar-emu
 all: run
 
 help:
-	@sed -n '2,20p' Makefile
+	@sed -n '2,21p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -312,6 +313,19 @@ ROOT_ARGS  = root=/dev/ioc0 rw rootfstype=ext4 init=/init
 DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) $(ROOT_ARGS)")
 SHELL_ARGS = $(BOOTARGS)$(if $(HAVE_DISK), $(ROOT_ARGS)) portkit_shell=1
 
+# The network (scripts/run-net.py), only when the spec's platform has a NIC
+# (a device compatible with "soclib,vci_multi_nic"; otherwise no -net
+# option at all): NET=user (default) is libslirp's user-mode network, from a
+# terminal with a free port of 127.0.0.1 forwarded to the guest's ssh port
+# and the ssh/scp commands printed (key: SSH_KEY, made at build time);
+# NET=none boots without a network. NET_FWD="hostfwd=...,guestfwd=..." adds
+# forwards, NET_DUMP=file.pcap captures the NIC's packets.
+NET       ?= user
+NET_FWD   ?=
+NET_DUMP  ?=
+SSH_KEY    = $(UOUT)/dropbear/keys/client_ed25519
+RUN_NET    = $(PYTHON) scripts/run-net.py $(SPEC) --net '$(NET)'$(if $(NET_FWD), --fwd '$(NET_FWD)')$(if $(NET_DUMP), --dump '$(NET_DUMP)')
+
 #
 # From a terminal (stdin is a TTY) with the BusyBox root file system, the
 # emulator boots to a BusyBox shell instead (kernel command line: the
@@ -324,14 +338,16 @@ ifneq ($(QEMU_MACHINE),)
 	timeout $(BOOT_TIMEOUT) $(QEMU_RUN)
 else
 	@if [ -t 0 ] && [ -n "$(ROOTFS_LIST)" ]; then \
+		net=$$($(RUN_NET) --ssh $(SSH_KEY)) || exit 1; net=$$(echo $$net); \
 		echo "  BOOT    $(KOUT)/vmlinux in $(EMU): BusyBox shell on the console, poweroff to end"; \
-		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) -append '$(SHELL_ARGS)' $(KOUT)/vmlinux"; \
+		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) $${net:+$$net }-append '$(SHELL_ARGS)' $(KOUT)/vmlinux"; \
 		exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) \
-			-append "$(SHELL_ARGS)" $(KOUT)/vmlinux; \
+			$$net -append "$(SHELL_ARGS)" $(KOUT)/vmlinux; \
 	fi; \
+	net=$$($(RUN_NET)) || exit 1; net=$$(echo $$net); \
 	echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"; \
-	echo '$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux'; \
-	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
+	echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $${net:+$$net }$(subst ",',$(DISK_ARGS)) $(KOUT)/vmlinux"; \
+	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $$net $(DISK_ARGS) $(KOUT)/vmlinux
 endif
 
 # BusyBox's own testsuite on TSAR next to the reference BusyBox under
