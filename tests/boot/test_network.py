@@ -58,8 +58,15 @@ def has_inet(k):
     return kernel_config(k).get("CONFIG_INET") == "y"
 
 
+def keys_dir(k):
+    """Where the build made the ssh keys: the spec's userland directory,
+    which a kernel variant shares (the Makefile's UOUT)."""
+    name = k.out.name.removesuffix(f"-{k.variant}") if k.variant else k.out.name
+    return k.out.parent / name / "dropbear" / "keys"
+
+
 def client_key(k):
-    return k.out / "dropbear" / "keys" / "client_ed25519"
+    return keys_dir(k) / "client_ed25519"
 
 
 # ---------------------------------------------------------------- run-net.py
@@ -132,7 +139,10 @@ def test_run_net_none_forwards_and_dump(tmp_path):
 # Typed into the console shell of a portkit_shell=1 boot; every result is a
 # line "@@name value". The shell's line editor echoes what is typed and
 # wraps it at the terminal's width, so the typed text never holds "@@"
-# itself: $M expands to it.
+# itself: $M expands to it. The nc listeners hand the connection to a
+# program (-e): a listener reading its own stdin would half-close at once,
+# and BusyBox's nc drops what it still had to send when the peer's side
+# closes.
 MARK = r"M=$(printf '\100\100')"
 APPLET_SCRIPT = MARK + r"""
 for a in {applets}; do $a --help >/dev/null 2>&1; echo "${{M}}applet $a $?"; done
@@ -149,13 +159,18 @@ if [ -d /proc/sys/net/ipv4 ]; then
 ip -o addr show dev lo | sed -n "s/.* inet \([0-9./]*\).*/${{M}}lo-addr \1/p"
 mkdir -p /tmp/www && dd if=/dev/urandom of=/tmp/www/blob bs=1k count=192 2>/dev/null
 echo "${{M}}blob-sha $(sha256sum < /tmp/www/blob | cut -d' ' -f1)"
-httpd -p 127.0.0.1:8080 -h /tmp/www; echo "${{M}}httpd $?"
+httpd -p 8080 -h /tmp/www; echo "${{M}}httpd $?"
 echo "${{M}}wget-sha $(timeout 60 wget -q -O - http://127.0.0.1:8080/blob | sha256sum | cut -d' ' -f1)"
 timeout 60 wget -q -O /dev/null http://localhost:8080/blob; echo "${{M}}wget-localhost $?"
-timeout 60 nc -l -p 1234 < /dev/null > /tmp/nc-in & sleep 1
+timeout 60 nc -l -p 1234 -e sh -c "cat > /tmp/nc-in" < /dev/null & sleep 1
 timeout 60 nc 127.0.0.1 1234 < /tmp/www/blob; wait; echo "${{M}}nc-in $(sha256sum < /tmp/nc-in | cut -d' ' -f1)"
-timeout 60 nc -l -p 1235 < /tmp/www/blob & sleep 1
+timeout 60 nc -l -p 1235 -e cat /tmp/www/blob < /dev/null & sleep 1
 timeout 60 nc 127.0.0.1 1235 < /dev/null > /tmp/nc-out; wait; echo "${{M}}nc-out $(sha256sum < /tmp/nc-out | cut -d' ' -f1)"
+dropbearkey -y -f /tmp/guest-key | grep ^ssh-ed25519 >> /root/.ssh/authorized_keys
+dropbear -p 2222 -r /etc/dropbear/dropbear_ed25519_host_key -P /tmp/db.pid; echo "${{M}}dropbear-lo $?"
+# (stdin: dbclient would read the rest of this script from the console)
+timeout 120 dbclient -y -i /tmp/guest-key -p 2222 root@127.0.0.1 'echo "$((6 * 7)) $(id -u)"' </dev/null 2>/tmp/dbclient.err | sed "s/^/${{M}}dbclient /"
+kill $(cat /tmp/db.pid)
 ping -c 2 127.0.0.1 | sed -n "s/.* \([0-9]*\) packets received.*/${{M}}ping \1/p"
 [ -d /proc/sys/net/ipv6 ] && ping6 -c 2 ::1 | sed -n "s/.* \([0-9]*\) packets received.*/${{M}}ping6 \1/p"
 fi
@@ -200,7 +215,7 @@ def test_the_keys_are_the_build_time_ones(kernel, applets):
     dropbearkey derives from the same file, and root's authorized_keys is
     the client key pair's public half."""
     _, out = applets
-    keys = kernel.out / "dropbear" / "keys"
+    keys = keys_dir(kernel)
     host = subprocess.run(["dropbearkey", "-y", "-f", str(keys / "dropbear_ed25519_host_key")],
                           capture_output=True, text=True, check=True).stdout
     want = re.search(r"^(ssh-ed25519 \S+)", host, re.M).group(1)
@@ -261,6 +276,14 @@ def test_nc_both_ways_over_the_loopback(kernel, applets):
     blob = results(out, "blob-sha")
     assert results(out, "nc-in") == blob, out[-3000:]
     assert results(out, "nc-out") == blob, out[-3000:]
+
+
+def test_dropbear_serves_dbclient_over_the_loopback(kernel, applets):
+    """The server side without a NIC: a key made in the guest is added to
+    root's keys for this boot and dbclient logs in with it."""
+    out = need_inet(kernel, applets)
+    assert results(out, "dropbear-lo") == ["0"], out[-3000:]
+    assert results(out, "dbclient") == ["42 0"], out[-3000:]
 
 
 def test_ping_over_the_loopback(kernel, applets):
@@ -410,15 +433,15 @@ class Network:
                            "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes"] + argv[1:]
 
     def ssh(self, command, timeout=180, **kw):
-        return subprocess.run(self.ssh_argv() + [command], capture_output=True, text=True,
-                              timeout=timeout, **kw)
+        return subprocess.run(self.ssh_argv() + [command], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=timeout, **kw)
 
     def scp(self, src, dst, timeout=180):
         _, scp = run_net.ssh_commands(self.ssh_port, client_key(self.k))
         argv = shlex.split(scp)[:-2]        # without the example FILE and target
         argv[1:1] = ["-o", "BatchMode=yes", "-o", "ConnectTimeout=60", "-o", "LogLevel=ERROR"]
-        return subprocess.run(argv + [str(src), str(dst)], capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(argv + [str(src), str(dst)], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=timeout)
 
     def close(self):
         self.console.close()
@@ -470,7 +493,8 @@ def test_ssh_login_with_the_build_time_key(network):
 def test_ssh_refuses_passwords(network):
     argv = network.ssh_argv()
     argv[1:1] = ["-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password"]
-    r = subprocess.run(argv + ["true"], capture_output=True, text=True, timeout=180)
+    r = subprocess.run(argv + ["true"], stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=180)
     assert r.returncode == 255 and "Permission denied" in r.stderr, r
 
 
