@@ -10,7 +10,7 @@
 #   /etc/apt/sources.list.d/portkit-src.sources (for scripts/get-sources.sh)
 #   keys: the guest's ssh keys made at build time (userland/dropbear/): the
 #   host key with dropbearkey, the client key pair with ssh-keygen
-#   test: also ssh and scp, the network tests' client (tests/boot/test_network.py)
+#   test: also ssh and scp, the network tests' client (tests/boot/test_network_userland.py)
 set -eu
 
 kernel_sources=""
