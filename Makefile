@@ -1,4 +1,4 @@
-# portkit: generate arch/<name> from a spec, build Linux (6.1 or 6.12) with it, boot it
+# portkit: generate arch/<name> from a spec, build Linux (6.12 or 6.1) with it, boot it
 # in the TSAR emulator. Every target installs what it needs first.
 #
 #   make run            the main job (generate, build kernel + emulator, boot);
@@ -12,7 +12,7 @@
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
 #   make test-coverage  kcov and gcov on the coverage kernel variant
 #   make test-ftrace-startup  the kernel's ftrace startup tests at boot
-#   make test-series-debug  the debug variant's tests on the 6.12 kernel
+#   make test-series-debug  the debug variant's tests on the 6.1 kernel
 #   make perf-tool      the kernel tree's perf tool for the guest
 #   make test-perf-tool perf list, stat, record and report in the guest
 #   make features       the arch's Documentation/features table next to peer arches
@@ -27,10 +27,11 @@ TOP       := $(abspath .)
 BUILD     := $(TOP)/build
 
 # The Debian kernel source of the spec's series (arch.kernel_series),
-# unpacked once per series; each spec builds in its own hard-linked copy
-# (cp -al: seconds, no extra space) whose arch/<name> points at that spec's
-# generated tree, so two specs with the same arch name, or of two series, can
-# configure, build and test at the same time.
+# unpacked once per series; each spec builds in its own hard-linked copy,
+# build/ktree/<series>/<spec stem>/ (cp -al: seconds, no extra space), whose
+# arch/<name> points at that spec's generated tree, so two specs with the
+# same arch name, or of two series, can configure, build and test at the same
+# time.
 KSRC_TAR   = /usr/src/linux-source-$(KERNEL_SERIES).tar.xz
 KSRC0      = $(BUILD)/linux-source-$(KERNEL_SERIES)
 
@@ -65,7 +66,7 @@ else
 GEN_OUT   := $(BUILD)/gen/$(SPEC_STEM)
 KOUT       = $(BUILD)/$(SPEC_STEM)
 endif
-KSRC      := $(BUILD)/ktree/$(SPEC_STEM)
+KSRC      := $(BUILD)/ktree/$(KERNEL_SERIES)/$(SPEC_STEM)
 
 # A kernel variant: the spec's defconfig plus a config fragment (debug
 # options, test suites), built in a directory of its own.
@@ -134,17 +135,19 @@ $(KSRC0)/Makefile:
 # privately and renamed into place (concurrent makes cannot see half a copy),
 # with arch/<name> pointing at this spec's generated directory.
 $(KSRC)/Makefile: $(KSRC0)/Makefile
-	@mkdir -p $(BUILD)/ktree
+	@mkdir -p $(dir $(KSRC))
 	@echo "  TREE    $(KSRC) (hard links to $(KSRC0))"
-	@tmp=$$(mktemp -d $(BUILD)/ktree/.copy.XXXXXX) && cp -al $(KSRC0) $$tmp/tree && \
+	@tmp=$$(mktemp -d $(dir $(KSRC)).copy.XXXXXX) && cp -al $(KSRC0) $$tmp/tree && \
 	{ mv -T $$tmp/tree $(KSRC) 2>/dev/null || true; } && rm -rf $$tmp
 
 kernel-tree: $(KSRC)/Makefile generate
 	@ln -sfn $(GEN_OUT)/arch/$(ARCH_NAME) $(KSRC)/arch/$(ARCH_NAME)
 	@echo "  LINK    $(KSRC)/arch/$(ARCH_NAME) -> $(GEN_OUT)/arch/$(ARCH_NAME)"
 
-# Configure from the generated defconfig (again whenever it changes).
+# Configure from the generated defconfig (again whenever it changes), in
+# output directories emptied first if another series built them.
 kconfig: kernel-tree
+	@scripts/drop-other-series.sh $(KERNEL_SERIES) $(KOUT) $(UOUT)
 	@mkdir -p $(KOUT)
 	@if [ ! -f $(KOUT)/.config ] || \
 	    [ $(GEN_OUT)/arch/$(ARCH_NAME)/configs/$(DEFCONFIG) -nt $(KOUT)/.config ] || \
@@ -182,7 +185,7 @@ userland: kconfig
 # sources, the port or the generated syscall files change.
 # The default spec on the other kernel series (ROOTFS_SPECS) gets the same
 # root file system: the tests run the same programs on both series.
-ROOTFS_SPECS := arch-spec.yaml specs/tsar-6.12.yaml
+ROOTFS_SPECS := arch-spec.yaml specs/tsar-6.1.yaml
 ROOTFS_INITRAMFS ?= $(if $(filter $(addprefix $(TOP)/,$(ROOTFS_SPECS)),$(abspath $(SPEC))),1,0)
 ROOTFS_LIST = $(if $(filter 0,$(ROOTFS_INITRAMFS)),,$(UOUT)/rootfs.list)
 
@@ -383,12 +386,12 @@ test-ftrace-startup: emulator
 
 # The debug variant's tests (KUnit and self-tests, the debug kernel's checks,
 # kmemleak, kgdbts, the torture tests: test_kunit.py, test_debug_kernel.py,
-# test_smp_kernel.py) on the 6.12 debug kernel, which make test does not
-# build (it runs them on 6.1): PORTKIT_SERIES_DEBUG=1 adds it to
-# kbuild.DEBUG_KEYS, -k keeps only its tests.
+# test_smp_kernel.py) on the 6.1 debug kernel, which make test does not
+# build (it runs them on the default series, 6.12): PORTKIT_SERIES_DEBUG=1
+# adds it to kbuild.DEBUG_KEYS, -k keeps only its tests.
 test-series-debug: emulator
 	PORTKIT_SERIES_DEBUG=1 $(PYTHON) -m pytest -s tests/boot/test_kunit.py \
-		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py -k tsar-6.12-debug
+		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py -k tsar-6.1-debug
 
 # The kernel tree's own perf tool for the guest, build/<name>/perf-tool/
 # (userland/perf-tool/): tools/perf of the kernel source, static with the

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import __version__
 from .errors import DriftError, PortkitError
 from .output import lock_outdir, apply_plan, check_report, drift_message, make_plan, unified_diff
+from .kernelsrc import tree_dir
 from .layers import check_contract
 from .render import Project, Renderer
 from .spec import load_spec
@@ -42,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the arch feature table (Documentation/features of the kernel "
                         "tree: the arch's status from its Kconfig, next to peer arches)")
     p.add_argument("--kernel-src", metavar="DIR",
-                   help="with --features: the Linux tree (default build/linux-source-6.1)")
+                   help="with --features: the Linux tree (default: the spec's series, "
+                        "build/linux-source-<series>)")
     p.add_argument("--peers", metavar="A,B,...",
                    help="with --features: the arches shown next to it (default "
                         "nios2,openrisc,csky,mips,riscv)")
@@ -145,7 +147,8 @@ def _features(args, root: Path, project) -> int:
     files = {path: r.data.decode("utf-8", errors="replace")
              for path, r in Renderer(project).render_tree().items()
              if path.split("/")[-1].startswith("Kconfig")}
-    ksrc = Path(args.kernel_src) if args.kernel_src else root / "build" / "linux-source-6.1"
+    ksrc = (Path(args.kernel_src) if args.kernel_src
+            else tree_dir(root, project.spec.data["arch"]["kernel_series"]))
     peers = [p for p in args.peers.split(",") if p] if args.peers else DEFAULT_PEERS
     sys.stdout.write(features_report(ksrc, files, project.arch, peers))
     return 0

@@ -8,7 +8,8 @@
 # usage: scripts/bench-sister.sh QMIPS_OUT MALTA_OUT KSRC JOBS
 #   QMIPS_OUT  build/qmips (vmlinux built by make kernel SPEC=specs/qmips.yaml)
 #   MALTA_OUT  build/malta (created here: stock kernel, userland, initramfs)
-#   KSRC       the pristine kernel tree (build/linux-source-6.1; never modified)
+#   KSRC       the pristine kernel tree of the series (build/linux-source-6.12;
+#              never modified)
 set -eu
 
 JOBS=${4:-2}

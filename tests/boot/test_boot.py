@@ -13,12 +13,12 @@ from kbuild import run
 pytestmark = pytest.mark.kernel
 
 
-@pytest.fixture(scope="module", params=["tsar", "tsar-6.12", "tsar-2g2g", "qmips", "qmips-6.12"])
+@pytest.fixture(scope="module", params=["tsar", "tsar-6.1", "tsar-2g2g", "qmips", "qmips-6.1"])
 def board(request):
     return guest_kernel(request.param)
 
 
-@pytest.fixture(scope="module", params=["tsar", "tsar-6.12", "tsar-2g2g"])
+@pytest.fixture(scope="module", params=["tsar", "tsar-6.1", "tsar-2g2g"])
 def kernel(request):
     return guest_kernel(request.param)
 

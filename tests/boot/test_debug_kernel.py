@@ -5,7 +5,7 @@ suite, and the kernel reports nothing. Its boot also checks the MMU
 layer's page-table helpers (DEBUG_VM_PGTABLE) and runs the kernel's KGDB
 test suite, kgdbts, against the family layer's kernel/kgdb.c; a second boot
 with kmemleak=on finds the leaks of the kernel's kmemleak test module.
-It runs on the debug kernel of each of kbuild.DEBUG_KEYS (6.12's with
+It runs on the debug kernel of each of kbuild.DEBUG_KEYS (the other series with
 PORTKIT_SERIES_DEBUG=1: make test-series-debug)."""
 import re
 import subprocess

@@ -13,7 +13,7 @@ KUnit and page-offset tests share that one kernel build. STRING_SELFTEST
 (3.9 G instructions of memset16/32/64 loops on a plain kernel) is a module
 loaded in this boot only, so the other boots of the kernel do not pay for it.
 With PORTKIT_SERIES_DEBUG=1 (make test-series-debug) the tests run on the
-6.12 debug kernel too; what differs between the series (self-tests that
+other series' debug kernel too; what differs between the series (self-tests that
 became KUnit suites, new cases) is in the tables below, by
 arch.kernel_series.
 

@@ -1,5 +1,5 @@
 """The kernel tree's own perf tool in the guest (userland/perf-tool/,
-make perf-tool): tools/perf of Debian's linux-source-6.1 built static with
+make perf-tool): tools/perf of the default spec's kernel tree built static with
 the TSAR musl port and libelf, on the BusyBox disk root with its workload
 /usr/bin/perf-loops (9N iterations of hot_loop, N of cold_loop, three
 instructions each). One boot runs perf list, perf stat, perf record and

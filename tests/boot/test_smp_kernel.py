@@ -15,7 +15,7 @@ other boot test already runs on 4 CPUs. Here:
 * the kernel's own locktorture, rcutorture and scftorture, built as
   modules in the debug variant (lockdep, preemption), for a bounded time
   on 4 CPUs, deterministic and randomized, on the debug kernel of each of
-  kbuild.DEBUG_KEYS (6.12's with PORTKIT_SERIES_DEBUG=1: make
+  kbuild.DEBUG_KEYS (the other series with PORTKIT_SERIES_DEBUG=1: make
   test-series-debug).
 """
 import re

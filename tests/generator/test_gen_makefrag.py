@@ -28,7 +28,7 @@ def test_fragment_of_the_default_spec():
     v = _vars(fragment_text(load_spec(ROOT / "arch-spec.yaml", display="arch-spec.yaml")))
     assert v == {
         "SPEC_FILES": str(ROOT / "arch-spec.yaml"),
-        "ARCH_NAME": "tsar", "KERNEL_SERIES": "6.1", "DEFCONFIG": "tsar_defconfig", "PLATFORM": "tsar-monocluster",
+        "ARCH_NAME": "tsar", "KERNEL_SERIES": "6.12", "DEFCONFIG": "tsar_defconfig", "PLATFORM": "tsar-monocluster",
         "CROSS_LIST": "mipsel-linux-gnu- mipsel-unknown-elf- mipsel-elf-",
         "SYSCALL_ERRORS": "a3_flag", "MMU_WALKER": "hardware", "UTS_MACHINE": "tsar",
         "BOOTARGS": "console=ttyVTTY0 earlycon", "QEMU_MACHINE": "", "QEMU_CMD": "",

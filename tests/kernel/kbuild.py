@@ -1,7 +1,7 @@
 """Drive the real Linux tree (of the spec's series) with a generated arch directory.
 
 The top-level Makefile owns unpacking the kernel and making each spec's own
-hard-linked kernel tree, build/ktree/<spec stem>/, with arch/<name> linked to
+hard-linked kernel tree, build/ktree/<series>/<spec stem>/, with arch/<name> linked to
 that spec's generated output (make kernel-tree SPEC=...); these helpers run
 kbuild there, in a per-spec output directory under build/tests/.
 """
@@ -38,7 +38,15 @@ KSRC0 = ksrc0(DEFAULT_SERIES)
 
 def ktree(spec_path):
     """The kernel tree of one spec (see the Makefile's KSRC)."""
-    return ROOT / "build" / "ktree" / pathlib.Path(spec_path).stem
+    return (ROOT / "build" / "ktree" / load_spec(spec_path)["arch"]["kernel_series"]
+            / pathlib.Path(spec_path).stem)
+
+
+def drop_other_series(out, series):
+    """Empty a kbuild output directory that a kernel of another series
+    configured (scripts/drop-other-series.sh): its objects would look newer
+    than the new tree's sources."""
+    run([ROOT / "scripts" / "drop-other-series.sh", series, out])
 SPECS = {
     "tsar": ROOT / "arch-spec.yaml",
     "tsar-2g2g": ROOT / "tests" / "specs" / "tsar-2g2g.yaml",
@@ -47,28 +55,28 @@ SPECS = {
 # TSAR boot tests iterate over SPECS only). qmips: the sister architecture,
 # booted in QEMU;
 # tsar-page-offset: the default spec with only layout.page_offset changed;
-# tsar-6.12: the default spec on the other kernel series.
+# tsar-6.1 and qmips-6.1: the default specs on the other kernel series.
 OTHER_SPECS = {
     "qmips": ROOT / "specs" / "qmips.yaml",
     "tsar-page-offset": ROOT / "tests" / "specs" / "tsar-page-offset.yaml",
-    "tsar-6.12": ROOT / "specs" / "tsar-6.12.yaml",
-    "qmips-6.12": ROOT / "specs" / "qmips-6.12.yaml",
+    "tsar-6.1": ROOT / "specs" / "tsar-6.1.yaml",
+    "qmips-6.1": ROOT / "specs" / "qmips-6.1.yaml",
 }
 # The default TSAR spec on each kernel series the kit supports: the tests
 # that make up "everything works on both series" run on each of these.
-SERIES_KEYS = ["tsar", "tsar-6.12"]
-QMIPS_SERIES_KEYS = ["qmips", "qmips-6.12"]
+SERIES_KEYS = ["tsar", "tsar-6.1"]
+QMIPS_SERIES_KEYS = ["qmips", "qmips-6.1"]
 # The specs the debug variant (variants/debug.config) is tested on: the
 # page-offset one, on the default series (make test: one kernel for the
 # KUnit, debug, torture and page-offset tests), and with
-# PORTKIT_SERIES_DEBUG=1 the default spec on 6.12 as well (make
-# test-series-debug, opt-in: one more debug kernel to build and boot).
-DEBUG_KEYS = ["tsar-page-offset"] + (["tsar-6.12"] if os.environ.get("PORTKIT_SERIES_DEBUG")
+# PORTKIT_SERIES_DEBUG=1 the default spec on the other series as well
+# (make test-series-debug, opt-in: one more debug kernel to build and boot).
+DEBUG_KEYS = ["tsar-page-offset"] + (SERIES_KEYS[1:] if os.environ.get("PORTKIT_SERIES_DEBUG")
                                      else [])
 
 
 def debug_id(key):
-    """The test id of a debug kernel, "tsar-6.12-debug": make
+    """The test id of a debug kernel, "tsar-6.1-debug": make
     test-series-debug selects its tests by it (pytest -k)."""
     return f"{key}-debug"
 
@@ -146,6 +154,7 @@ class KernelTree:
         self.spec = load_spec(self.spec_path)
         self.arch = self.spec["arch"]["name"]
         self.out = ROOT / "build" / "tests" / key
+        drop_other_series(self.out, self.spec["arch"]["kernel_series"])
         self.out.mkdir(parents=True, exist_ok=True)
         rel = os.path.relpath(self.spec_path, ROOT)
         run(["make", "--no-print-directory", "kernel-tree", f"SPEC={rel}"])

@@ -12,7 +12,7 @@ from kbuild import KernelTree, run
 pytestmark = pytest.mark.kernel
 
 
-@pytest.fixture(scope="module", params=["tsar", "tsar-6.12", "tsar-2g2g"])
+@pytest.fixture(scope="module", params=["tsar", "tsar-6.1", "tsar-2g2g"])
 def tree(request):
     t = KernelTree(request.param)
     t.make(t.spec["arch"]["defconfig"])

@@ -35,7 +35,7 @@ def test_each_series_has_its_own_tree_and_both_configure_side_by_side():
     """The default spec and the same spec on the other series: their trees
     link to the pristine tree of their own series, and both configure in
     parallel from their own output directories."""
-    keys = {"tsar": SPECS["tsar"], "tsar-6.12": OTHER_SPECS["tsar-6.12"]}
+    keys = {"tsar": SPECS["tsar"], "tsar-6.1": OTHER_SPECS["tsar-6.1"]}
     with MAKE_LOCK:
         procs = [subprocess.Popen(["make", "--no-print-directory", "kconfig",
                                    f"SPEC={os.path.relpath(p, ROOT)}"], cwd=ROOT,
@@ -58,7 +58,7 @@ def test_an_arch_generated_for_one_series_refuses_the_other_tree(tmp_path):
     other = next(s for s in ("6.1", "6.12") if s != DEFAULT_SERIES)
     if not (ksrc0(other) / "Makefile").is_file():
         run(["make", "--no-print-directory", "kconfig",
-             f"SPEC={os.path.relpath(OTHER_SPECS['tsar-6.12'], ROOT)}"])
+             f"SPEC={os.path.relpath(OTHER_SPECS['tsar-6.1'], ROOT)}"])
     tree = tmp_path / "tree"
     subprocess.run(["cp", "-al", str(ksrc0(other)), str(tree)], check=True)
     (tree / "arch" / "tsar").symlink_to(ROOT / "generated" / "arch" / "tsar")
@@ -67,3 +67,28 @@ def test_an_arch_generated_for_one_series_refuses_the_other_tree(tmp_path):
     assert p.returncode != 0
     assert f"arch/tsar was generated for Linux {DEFAULT_SERIES}." in p.stderr
     assert f"this tree is {other}." in p.stderr
+
+
+def test_a_spec_that_changes_series_starts_its_build_afresh(tmp_path):
+    """The same spec file moved from 6.1 to 6.12: the second kconfig uses
+    the 6.12 tree and empties the output directory the 6.1 kernel left
+    (scripts/drop-other-series.sh), rather than mixing the two."""
+    spec = tmp_path / "series-switch.yaml"
+    out = ROOT / "build" / "series-switch"
+    try:
+        for series in ("6.1", "6.12"):
+            spec.write_text(f"extends: {ROOT / 'arch-spec.yaml'}\n"
+                            f"arch:\n  kernel_series: \"{series}\"\n")
+            res = run(["make", "--no-print-directory", "kconfig", f"SPEC={spec}"])
+            assert f"Linux/tsar {series}." in (out / ".config").read_text()
+            assert (ktree(spec) / "Makefile").stat().st_ino == \
+                (ksrc0(series) / "Makefile").stat().st_ino
+            if series == "6.1":
+                (out / "left-by-6.1").write_text("")
+        assert "built for Linux 6.1, the spec says 6.12" in res.stdout
+        assert not (out / "left-by-6.1").exists()
+    finally:
+        for d in (out, ROOT / "build" / "gen" / "series-switch",
+                  ROOT / "build" / "ktree" / "6.1" / "series-switch",
+                  ROOT / "build" / "ktree" / "6.12" / "series-switch"):
+            subprocess.run(["rm", "-rf", str(d)], check=False)

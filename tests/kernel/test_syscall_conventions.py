@@ -4,7 +4,7 @@ a3_flag (MIPS o32: a3 = 0/1, positive errno) and negative_v0 (the
 import re
 
 import pytest
-from kbuild import ROOT, ktree, run
+from kbuild import ROOT, drop_other_series, ktree, run, series
 
 pytestmark = pytest.mark.kernel
 
@@ -17,6 +17,7 @@ def convention_tree(request, tmp_path_factory):
                     f"abi:\n  syscall:\n    error_convention: {request.param}\n")
     key = f"conv-{request.param}"
     out = ROOT / "build" / "tests" / key
+    drop_other_series(out, series("tsar"))
     out.mkdir(parents=True, exist_ok=True)
     run(["make", "--no-print-directory", "kernel-tree", f"SPEC={path}"])
     gen = ROOT / "build" / "gen" / path.stem / "arch" / "tsar"

@@ -248,17 +248,11 @@ static int vbd_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_ida;
 
-	vbd->disk = blk_mq_alloc_disk(&vbd->tag_set, vbd);
+	vbd->disk = blk_mq_alloc_disk(&vbd->tag_set, &lim, vbd);
 	if (IS_ERR(vbd->disk)) {
 		ret = PTR_ERR(vbd->disk);
 		goto err_tags;
 	}
-	blk_queue_logical_block_size(vbd->disk->queue, lim.logical_block_size);
-	blk_queue_physical_block_size(vbd->disk->queue, lim.physical_block_size);
-	blk_queue_max_hw_sectors(vbd->disk->queue, lim.max_hw_sectors);
-	blk_queue_max_segments(vbd->disk->queue, lim.max_segments);
-	blk_queue_max_segment_size(vbd->disk->queue, lim.max_segment_size);
-	blk_queue_dma_alignment(vbd->disk->queue, lim.dma_alignment);
 
 	vbd->disk->major = vbd_major;
 	vbd->disk->first_minor = vbd->index * VBD_MINORS;
@@ -289,7 +283,7 @@ err_ida:
 	return ret;
 }
 
-static int vbd_remove(struct platform_device *pdev)
+static void vbd_remove(struct platform_device *pdev)
 {
 	struct vbd *vbd = platform_get_drvdata(pdev);
 
@@ -298,7 +292,6 @@ static int vbd_remove(struct platform_device *pdev)
 	blk_mq_free_tag_set(&vbd->tag_set);
 	writel(0, vbd->base + BDEV_IRQ_ENABLE);
 	ida_free(&vbd_ida, vbd->index);
-	return 0;
 }
 
 static const struct of_device_id vbd_of_match[] = {

@@ -61,20 +61,9 @@ static void vci_tty_stop_tx(struct uart_port *port)
 /* The device takes every byte at once: drain the buffer here. */
 static void vci_tty_start_tx(struct uart_port *port)
 {
-	struct circ_buf *xmit = &port->state->xmit;
+	u8 ch;
 
-	if (port->x_char) {
-		vci_tty_putchar(port, port->x_char);
-		port->icount.tx++;
-		port->x_char = 0;
-	}
-	while (!uart_circ_empty(xmit) && !uart_tx_stopped(port)) {
-		vci_tty_putchar(port, xmit->buf[xmit->tail]);
-		xmit->tail = (xmit->tail + 1) & (UART_XMIT_SIZE - 1);
-		port->icount.tx++;
-	}
-	if (uart_circ_chars_pending(xmit) < WAKEUP_CHARS)
-		uart_write_wakeup(port);
+	uart_port_tx(port, ch, true, vci_tty_putchar(port, ch));
 }
 
 static void vci_tty_stop_rx(struct uart_port *port)
@@ -222,13 +211,12 @@ static int vci_tty_probe(struct platform_device *pdev)
 	return uart_add_one_port(&vci_tty_driver, port);
 }
 
-static int vci_tty_remove(struct platform_device *pdev)
+static void vci_tty_remove(struct platform_device *pdev)
 {
 	struct uart_port *port = platform_get_drvdata(pdev);
 
 	uart_remove_one_port(&vci_tty_driver, port);
 	vci_tty_ports[port->line] = NULL;
-	return 0;
 }
 
 static const struct of_device_id vci_tty_of_match[] = {

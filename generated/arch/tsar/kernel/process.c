@@ -39,7 +39,12 @@ asmlinkage void ret_from_kernel_thread(void);
  */
 #define USER_STATUS	(ST_UM | ST_IE | ST_IM | ST_EXL)
 
-void arch_cpu_idle(void)
+/*
+ * Runs with RCU not watching: __cpuidle (noinstr) keeps the function
+ * tracer out, whose ring buffer takes locks with tracepoints (the generic
+ * 64-bit atomics' locks on a 32-bit CPU).
+ */
+void __cpuidle arch_cpu_idle(void)
 {
 	/* wait ends when an interrupt line is raised, even while masked. */
 	__asm__ __volatile__(
@@ -47,7 +52,6 @@ void arch_cpu_idle(void)
 		"	.set	mips32r2\n"
 		"	wait\n"
 		"	.set	pop\n");
-	raw_local_irq_enable();
 }
 
 void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp)

@@ -47,7 +47,7 @@ void __init setup_arch(char **cmdline_p)
 
 	tsar_cpu_init();
 
-	if (!dtb || !early_init_dt_scan(dtb))
+	if (!dtb || !early_init_dt_scan(dtb, boot_dtb_phys))
 		panic("No valid device tree at physical %#lx", boot_dtb_phys);
 
 	setup_memory(cmdline_p);

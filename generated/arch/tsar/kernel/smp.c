@@ -229,7 +229,7 @@ void arch_send_call_function_single_ipi(int cpu)
 	send_ipi_mask(cpumask_of(cpu), IPI_CALL_FUNC);
 }
 
-void smp_send_reschedule(int cpu)
+void arch_smp_send_reschedule(int cpu)
 {
 	send_ipi_mask(cpumask_of(cpu), IPI_RESCHEDULE);
 }

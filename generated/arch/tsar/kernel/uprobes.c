@@ -62,7 +62,7 @@ static int read_prev_word(struct mm_struct *mm, unsigned long addr, u32 *word)
 	long got;
 
 	got = get_user_pages_remote(mm, prev, 1, FOLL_FORCE, &page,
-				    NULL, NULL);
+				    NULL);
 	if (got <= 0)
 		return got ? got : -EFAULT;
 	kaddr = kmap_local_page(page);

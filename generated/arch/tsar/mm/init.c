@@ -160,7 +160,7 @@ static void __init relocate_dtb(phys_addr_t lowmem_end)
 	if (!copy)
 		panic("No lowmem for a copy of the device tree");
 	memcpy(copy, (void *)(unsigned long)pa, size);
-	if (!early_init_dt_verify(copy))
+	if (!early_init_dt_verify(copy, __pa(copy)))
 		panic("Device tree copy is not valid");
 	pr_info("Device tree at %pa is outside lowmem: copied into lowmem\n",
 		&pa);

@@ -11,6 +11,6 @@
 #ifndef _ASM_TSAR_EXPORT_H
 #define _ASM_TSAR_EXPORT_H
 
-#include <asm-generic/export.h>
+#include <linux/export.h>
 
 #endif /* _ASM_TSAR_EXPORT_H */

@@ -88,10 +88,15 @@ static inline void set_pte(pte_t *ptep, pte_t pte)
 	WRITE_ONCE(ptep->pte_flags, pte.pte_flags);
 }
 
-static inline void set_pte_at(struct mm_struct *mm, unsigned long addr,
-			      pte_t *ptep, pte_t pte)
+/*
+ * The generic set_ptes() maps a folio's pages with consecutive PTEs,
+ * stepping the page number, which lives in the second word here.
+ */
+#define pte_advance_pfn pte_advance_pfn
+static inline pte_t pte_advance_pfn(pte_t pte, unsigned long nr)
 {
-	set_pte(ptep, pte);
+	pte.pte_ppn += nr << PTE2_PPN_SHIFT;
+	return pte;
 }
 
 static inline void pte_clear(struct mm_struct *mm, unsigned long addr,
@@ -216,7 +221,7 @@ static inline pte_t name(pte_t pte)					\
 }
 
 PTE_FLAGS_OP(pte_wrprotect, &= ~_PAGE_WRITABLE)
-PTE_FLAGS_OP(pte_mkwrite, |= _PAGE_WRITABLE)
+PTE_FLAGS_OP(pte_mkwrite_novma, |= _PAGE_WRITABLE)
 PTE_FLAGS_OP(pte_mkclean, &= ~_PAGE_DIRTY)
 PTE_FLAGS_OP(pte_mkdirty, |= _PAGE_DIRTY)
 PTE_FLAGS_OP(pte_mkold, &= ~_PAGE_YOUNG)
@@ -312,10 +317,14 @@ PTE_FLAGS_OP(pte_swp_mkexclusive, |= _PAGE_SWP_EXCLUSIVE)
 PTE_FLAGS_OP(pte_swp_clear_exclusive, &= ~_PAGE_SWP_EXCLUSIVE)
 
 /* The MMU is coherent with page-table stores: nothing to do here. */
-static inline void update_mmu_cache(struct vm_area_struct *vma,
-				    unsigned long address, pte_t *ptep)
+static inline void update_mmu_cache_range(struct vm_fault *vmf,
+					  struct vm_area_struct *vma,
+					  unsigned long address, pte_t *ptep,
+					  unsigned int nr)
 {
 }
+#define update_mmu_cache(vma, addr, ptep) \
+	update_mmu_cache_range(NULL, vma, addr, ptep, 1)
 
 #define kern_addr_valid(addr)	(1)
 
