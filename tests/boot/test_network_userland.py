@@ -153,6 +153,7 @@ stat -c "${{M}}mode %a %n" /root /root/.ssh /root/.ssh/authorized_keys /etc/drop
 dropbearkey -t ed25519 -f /tmp/guest-key >/dev/null 2>&1; echo "${{M}}keygen $?"
 dropbearkey -y -f /tmp/guest-key | sed -n "s/^ssh-ed25519 \([^ ]*\).*/${{M}}guestkey \1/p"
 ip link show | sed -n "s/^[0-9]*: \([a-z0-9]*\):.*/${{M}}link \1/p"
+ip -s link | sed -n "s/^ *\([RT]X\): *bytes .*/${{M}}stats-head \1/p; s/^ *\([0-9][0-9 ]*\)$/${{M}}stats-values \1/p"
 echo "${{M}}inet $([ -d /proc/sys/net/ipv4 ] && echo y || echo n)"
 echo "${{M}}ipv6 $([ -d /proc/sys/net/ipv6 ] && echo y || echo n)"
 if [ -d /proc/sys/net/ipv4 ]; then
@@ -226,6 +227,17 @@ def test_the_keys_are_the_build_time_ones(kernel, applets):
     modes = dict(v.split()[::-1] for v in results(out, "mode"))
     assert modes == {"/root": "700", "/root/.ssh": "700", "/root/.ssh/authorized_keys": "600",
                      "/etc/dropbear/dropbear_ed25519_host_key": "600"}, modes
+
+
+def test_ip_s_link_shows_counters(applets):
+    """BusyBox's ip with portkit's -s (userland/busybox/patches): a line of
+    counter names and a line of six values, received then sent, for each
+    interface (lo at least)."""
+    _, out = applets
+    heads = results(out, "stats-head")
+    values = [v.split() for v in results(out, "stats-values")]
+    assert heads[:2] == ["RX", "TX"] and len(heads) % 2 == 0, out[-3000:]
+    assert len(values) == len(heads) and all(len(v) == 6 for v in values), values
 
 
 def test_dropbearkey_makes_a_key_in_the_guest(applets):
@@ -559,12 +571,23 @@ def test_parallel_tcp_connections_from_every_cpu(network):
 
 
 def test_the_nic_counts_the_traffic(network):
-    """The driver's statistics (what `ip -s link` would show; BusyBox's ip
-    has no -s): at least the traffic of the tests above, no errors."""
+    """The driver's statistics, in sysfs and from `ip -s link` (read
+    between two sysfs reads): at least the traffic of the tests above, no
+    errors."""
+    stat = "for f in *; do echo \"${M}stat$n $f $(cat $f)\"; done"
     rc, out = network.console.run(
-        "cd /sys/class/net/eth0/statistics && for f in *; do echo \"${M}stat $f $(cat $f)\"; done; cd")
+        f"cd /sys/class/net/eth0/statistics && n=0 && {stat} && "
+        "ip -s link show eth0 | sed -n \"s/^ *\\([0-9][0-9 ]*\\)$/${M}ip \\1/p\" && "
+        f"n=1 && {stat}; cd")
     assert rc == 0, out
-    stats = {k: int(v) for k, v in (s.split() for s in results(out, "stat"))}
+    before, stats = ({k: int(v) for k, v in (s.split() for s in results(out, f"stat{n}"))}
+                     for n in (0, 1))
+    ip = [[int(x) for x in v.split()] for v in results(out, "ip")]
+    assert len(ip) == 2, out
+    for row, names in zip(ip, (("rx_bytes", "rx_packets", "rx_errors", "rx_dropped"),
+                               ("tx_bytes", "tx_packets", "tx_errors", "tx_dropped"))):
+        for value, name in zip(row, names):
+            assert before[name] <= value <= stats[name], (name, value, before, stats)
     # received: the HTTP file, the scp upload; sent: the parallel
     # connections' data, the scp download
     assert stats["rx_bytes"] >= (1 << 20) + 300 * 1024, stats
