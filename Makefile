@@ -1,7 +1,8 @@
 # portkit: generate arch/<name> from a spec, build Linux (6.12 or 6.1) with it, boot it
 # in the TSAR emulator. Every target installs what it needs first.
 #
-#   make run            the main job (generate, build kernel + emulator, boot)
+#   make run            the main job (generate, build kernel + emulator, boot);
+#                       NET=none: no network (docs/network.md)
 #   make test           every test
 #   make bench          emulator benchmark and guest figures (not pass/fail)
 #   make bench-tracing  what ftrace (off and on) and perf counting cost (in make bench)
@@ -100,7 +101,7 @@ EMU        = $(BUILD)/bin/tsar-emu
 all: run
 
 help:
-	@sed -n '2,20p' Makefile
+	@sed -n '2,21p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -174,9 +175,10 @@ userland: kconfig
 		NOLIBC=$(KSRC0)/tools/include/nolibc CROSS_COMPILE=$(CROSS_COMPILE) \
 		ARCH_NAME=$(ARCH_NAME) UTS_MACHINE=$(UTS_MACHINE) SYSCALL_ERRORS=$(SYSCALL_ERRORS) MMU_WALKER=$(MMU_WALKER)
 
-# musl and BusyBox from Debian 12's sources and the root file
+# musl, BusyBox and dropbear from Debian 12's sources and the root file
 # system staged from them, build/<name>/rootfs/ (BusyBox and its links,
-# /etc, the musl-built test programs of userland/musl-tests/), whose list
+# /etc, the musl-built test programs of userland/musl-tests/, dropbear with
+# its keys from userland/dropbear/), whose list
 # joins the initramfs of the default spec's kernels. ROOTFS_INITRAMFS=0
 # leaves it out (other specs default to 0: their test kernels build faster).
 # Each step is cached: musl and BusyBox are built again only when their
@@ -195,16 +197,19 @@ rootfs: userland
 	@$(MAKE) --no-print-directory rootfs-build
 
 rootfs-build:
-	@scripts/install-deps.sh sources
-	@scripts/get-sources.sh $(BUILD)/src musl busybox gcc-12
+	@scripts/install-deps.sh sources keys
+	@scripts/get-sources.sh $(BUILD)/src musl busybox gcc-12 dropbear
 	@$(MAKE) --no-print-directory $(MUSL_MAKE)
 	@$(MAKE) --no-print-directory -C userland/busybox SRC=$(BUILD)/src/busybox \
 		OUT=$(UOUT)/busybox MUSL=$(UOUT)/musl JOBS=$(JOBS)
+	@$(MAKE) --no-print-directory -C userland/dropbear SRC=$(BUILD)/src/dropbear \
+		OUT=$(UOUT)/dropbear MUSL=$(UOUT)/musl CROSS_COMPILE=$(CROSS_COMPILE) JOBS=$(JOBS)
 	@$(MAKE) --no-print-directory -C userland/musl-tests OUT=$(UOUT)/musl-tests MUSL=$(UOUT)/musl \
 		ARCH_INCLUDE=$(UOUT)/userland/arch-include KST_SRC=$(KSRC0)/tools/testing/selftests
 	@$(MAKE) --no-print-directory -C userland/rootfs ROOTFS=$(UOUT)/rootfs \
 		BUSYBOX=$(UOUT)/busybox PROGRAMS=$(UOUT)/musl-tests/bin \
-		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list
+		LIST=$(UOUT)/rootfs.list SKIP=$(UOUT)/userland/initramfs.list \
+		OVERLAY=$(UOUT)/dropbear/tree OVERLAY_STAMP=$(UOUT)/dropbear/tree.stamp
 
 # vmlinux with the initramfs linked in, and the DTB, in build/<name>/.
 #
@@ -311,6 +316,19 @@ ROOT_ARGS  = root=/dev/ioc0 rw rootfstype=ext4 init=/init
 DISK_ARGS  = $(if $(HAVE_DISK),-disk $(DISK) -append "$(BOOTARGS) $(ROOT_ARGS)")
 SHELL_ARGS = $(BOOTARGS)$(if $(HAVE_DISK), $(ROOT_ARGS)) portkit_shell=1
 
+# The network (scripts/run-net.py), only when the spec's platform has a NIC
+# (a device compatible with "soclib,vci_multi_nic"; otherwise no -net
+# option at all): NET=user (default) is libslirp's user-mode network, from a
+# terminal with a free port of 127.0.0.1 forwarded to the guest's ssh port
+# and the ssh/scp commands printed (key: SSH_KEY, made at build time);
+# NET=none boots without a network. NET_FWD="hostfwd=...,guestfwd=..." adds
+# forwards, NET_DUMP=file.pcap captures the NIC's packets.
+NET       ?= user
+NET_FWD   ?=
+NET_DUMP  ?=
+SSH_KEY    = $(UOUT)/dropbear/keys/client_ed25519
+RUN_NET    = $(PYTHON) scripts/run-net.py $(SPEC) --net '$(NET)'$(if $(NET_FWD), --fwd '$(NET_FWD)')$(if $(NET_DUMP), --dump '$(NET_DUMP)')
+
 #
 # From a terminal (stdin is a TTY) with the BusyBox root file system, the
 # emulator boots to a BusyBox shell instead (kernel command line: the
@@ -323,14 +341,16 @@ ifneq ($(QEMU_MACHINE),)
 	timeout $(BOOT_TIMEOUT) $(QEMU_RUN)
 else
 	@if [ -t 0 ] && [ -n "$(ROOTFS_LIST)" ]; then \
+		net=$$($(RUN_NET) --ssh $(SSH_KEY)) || exit 1; net=$$(echo $$net); \
 		echo "  BOOT    $(KOUT)/vmlinux in $(EMU): BusyBox shell on the console, poweroff to end"; \
-		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) -append '$(SHELL_ARGS)' $(KOUT)/vmlinux"; \
+		echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) $${net:+$$net }-append '$(SHELL_ARGS)' $(KOUT)/vmlinux"; \
 		exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout inf $(if $(HAVE_DISK),-disk $(DISK)) \
-			-append "$(SHELL_ARGS)" $(KOUT)/vmlinux; \
+			$$net -append "$(SHELL_ARGS)" $(KOUT)/vmlinux; \
 	fi; \
+	net=$$($(RUN_NET)) || exit 1; net=$$(echo $$net); \
 	echo "  BOOT    $(KOUT)/vmlinux in $(EMU)"; \
-	echo '$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux'; \
-	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $(DISK_ARGS) $(KOUT)/vmlinux
+	echo "$(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $${net:+$$net }$(subst ",',$(DISK_ARGS)) $(KOUT)/vmlinux"; \
+	exec $(EMU) -dtb $(KOUT)/$(PLATFORM).dtb -timeout $(BOOT_TIMEOUT) -v $$net $(DISK_ARGS) $(KOUT)/vmlinux
 endif
 
 # BusyBox's own testsuite on TSAR next to the reference BusyBox under

@@ -4,7 +4,8 @@
 #
 # Usage: scripts/get-sources.sh BUILD_SRC_DIR PACKAGE...
 #   PACKAGE: musl, busybox, gcc-12, elfutils, zlib (the last two: libelf
-#   for the guest's perf tool, userland/perf-tool/). TSAR has no FPU (isa.fpu: none) and
+#   for the guest's perf tool, userland/perf-tool/), dropbear (the guest's
+#   ssh server, userland/dropbear/). TSAR has no FPU (isa.fpu: none) and
 #   Debian's mipsel libgcc.a is hard-float (__adddf3 is an add.d), so the
 #   soft-float routines are built from gcc-12's libgcc/soft-fp: for gcc-12
 #   only those files (libgcc/soft-fp, libgcc/config/mips/sfp-machine.h,
@@ -23,8 +24,8 @@ mkdir -p "$dest"
 
 for pkg in "$@"; do
 	case $pkg in
-	musl|busybox|gcc-12|elfutils|zlib) ;;
-	*) echo "get-sources: unknown package '$pkg' (musl, busybox, gcc-12, elfutils, zlib)" >&2; exit 2 ;;
+	musl|busybox|gcc-12|elfutils|zlib|dropbear) ;;
+	*) echo "get-sources: unknown package '$pkg' (musl, busybox, gcc-12, elfutils, zlib, dropbear)" >&2; exit 2 ;;
 	esac
 	if [ -f "$dest/$pkg/.portkit-unpacked" ]; then
 		continue

@@ -1,13 +1,16 @@
 #!/bin/sh
 # Install the Debian packages portkit needs, only those that are missing.
 # Usage: scripts/install-deps.sh [GROUP...]
-#   groups: kernel emulator disk test sources mipsref; default: kernel emulator disk test
+#   groups: kernel emulator disk test sources mipsref keys; default: kernel emulator disk test
 #   mipsref: the stock-MIPS reference BusyBox (glibc, static) and qemu-mipsel-static
 #   test: also stock MIPS's UAPI headers (test_wild_sp.py builds a program for qemu-mipsel)
 #   kernel: the Linux source of each series in KERNEL_SERIES (default: all the
 #   kit supports, "6.1 6.12"; the Makefile asks for the spec's series only)
 #   sources: dpkg-dev and a deb-src entry for Debian 12 in portkit's own
 #   /etc/apt/sources.list.d/portkit-src.sources (for scripts/get-sources.sh)
+#   keys: the guest's ssh keys made at build time (userland/dropbear/): the
+#   host key with dropbearkey, the client key pair with ssh-keygen
+#   test: also ssh and scp, the network tests' client (tests/boot/test_network_userland.py)
 set -eu
 
 kernel_sources=""
@@ -24,9 +27,10 @@ emulator="gcc make libfdt-dev libslirp-dev libglib2.0-dev pkg-config device-tree
 	binutils-mipsel-linux-gnu python3 python3-jinja2 python3-yaml"
 disk="e2fsprogs"
 test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
-	libclang-rt-14-dev tmux linux-libc-dev-mipsel-cross"
+	libclang-rt-14-dev tmux linux-libc-dev-mipsel-cross openssh-client"
 sources="dpkg-dev xz-utils"
 mipsref="gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user-static e2fsprogs"
+keys="dropbear-bin openssh-client"
 SRC_LIST=/etc/apt/sources.list.d/portkit-src.sources
 
 groups=${*:-kernel emulator disk test}
@@ -39,7 +43,8 @@ for g in $groups; do
 	test) want="$want $test" ;;
 	sources) want="$want $sources" ;;
 	mipsref) want="$want $mipsref" ;;
-	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources, mipsref)" >&2; exit 2 ;;
+	keys) want="$want $keys" ;;
+	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources, mipsref, keys)" >&2; exit 2 ;;
 	esac
 done
 

@@ -210,7 +210,8 @@ FPU_INSN = re.compile(r"\s(add|sub|mul|div|abs|neg|mov|cvt|trunc|round|sqrt)\.[s
                       r"\s(c\.\w+\.[sd]|[ls][wd]c1|m[tf]c1|m[tf]hc1|[cC][tf]c1|bc1[tf])\s")
 
 
-@pytest.mark.parametrize("binary", ["musl-tests/bin/musl-abi", "busybox/busybox"])
+@pytest.mark.parametrize("binary", ["musl-tests/bin/musl-abi", "busybox/busybox",
+                                    "dropbear/dropbearmulti"])
 def test_userland_has_no_fpu_instructions(kernel, binary):
     """TSAR has no FPU: floating point goes through the soft-fp routines
     built from gcc-12's libgcc (Debian's mipsel libgcc.a is hard-float)."""

@@ -8,6 +8,8 @@
 #   OUT_LIST      gen_init_cpio list of ROOTFS (owner root)
 #   SKIP_LIST     an initramfs list whose paths win (the nolibc /init,
 #                 /dev/console and the nolibc test programs stay as they are)
+# OVERLAY (environment), when set: a tree copied over the result with its
+# modes (userland/dropbear's: dropbear, its host key, root's authorized_keys).
 set -eu
 
 [ $# -ge 4 ] || { echo "usage: $0 ROOTFS BUSYBOX_OUT PROGRAMS_DIR OUT_LIST [SKIP_LIST]" >&2; exit 2; }
@@ -41,7 +43,14 @@ while read -r path; do
 	ln -sfn "$target" "$tmp$path"
 done < "$bb/busybox.links"
 cp -rp "$here/etc/." "$tmp/etc/"
-chmod 0644 "$tmp"/etc/*
+# modes independent of the checkout's umask: scripts 0755, the rest 0644
+find "$tmp/etc" -type d -exec chmod 0755 {} +
+find "$tmp/etc" -type f -perm -u+x -exec chmod 0755 {} +
+find "$tmp/etc" -type f ! -perm -u+x -exec chmod 0644 {} +
+if [ -n "${OVERLAY:-}" ]; then
+	[ -d "$OVERLAY" ] || { echo "rootfs: OVERLAY $OVERLAY is not a directory" >&2; exit 2; }
+	cp -a "$OVERLAY/." "$tmp/"
+fi
 # Stripped: every boot unpacks the initramfs (about 35 guest instructions
 # a byte); the unstripped programs stay in PROGRAMS_DIR.
 for p in "$progs"/*; do
