@@ -15,8 +15,16 @@ import time
 import pytest
 
 from test_baremetal import BUILD, EMU, build, elf, run  # noqa: F401 (build: fixture)
+from test_smp import dtbs  # noqa: F401 (fixture)
 
 SMP1_DTB = BUILD / "emulator" / "tests" / "dts" / "smp1.dtb"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def smp1_dtb(dtbs):  # noqa: F811 (the imported fixture)
+    """SMP1_DTB (a board without a NIC), made by the emulator's Makefile
+    whichever test module runs first."""
+    return dtbs[1]
 ETH_ARP, ETH_IP = 0x0806, 0x0800
 MY_MAC = bytes.fromhex("525400123456")
 
