@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from guest import guest_kernel, program_status
-from kbuild import ROOT
+from kbuild import ROOT, load_spec
 
 _spec = importlib.util.spec_from_file_location(
     "bench_guest", ROOT / "scripts" / "bench-guest.py")
@@ -99,12 +99,15 @@ def test_bench_device_trees_follow_the_spec(tmp_path):
                     str(ROOT / "specs" / "tsar-smp8.yaml"), "-o", str(tmp_path / "gen8")],
                    check=True, capture_output=True)
     gen8 = _compile(tmp_path / "gen8" / dts, tmp_path / "gen8.dtb")
+    xicu = next(d for d in load_spec(ROOT / "arch-spec.yaml")["platform"]["devices"]
+                if d["name"] == "xicu")
+    hwi = xicu["properties"]["hwi_count"]
     for n in bench_smp.CPU_COUNTS:
         text = _dts(bench_smp.make_dtb(base, n, tmp_path / f"smp{n}.dtb"))
         regs = re.findall(r"cpu@(\w+) \{\s*device_type = \"cpu\";.*?reg = <(\w+)>;",
                           text, re.S)
         assert [(int(a, 16), int(b, 16)) for a, b in regs] == [(i, i) for i in range(n)], text
-        for prop, value in (("pti-count", n), ("wti-count", n), ("hwi-count", 3)):
+        for prop, value in (("pti-count", n), ("wti-count", n), ("hwi-count", hwi)):
             assert re.search(rf"soclib,{prop} = <{value:#04x}>;", text), (prop, text)
         if n == 4:
             assert text == _dts(base)
