@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from guest import (NOLIBC_TEST, check_results, guest_kernel, nolibc_test_results,
+from guest import (NOLIBC_TEST, SPLATS, check_results, guest_kernel, nolibc_test_results,
                    program_lines, program_status)
 from kbuild import DEBUG_KEYS, ROOT, debug_id
 
@@ -41,13 +41,6 @@ REFUSED = {
     "6.12": {},
 }
 
-SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking",
-          "inconsistent lock state", "possible circular locking",
-          "sleeping function called from invalid context", "suspicious RCU usage",
-          "scheduling while atomic", "lock held when returning",
-          "list_add corruption", "list_del corruption", "Poison overwritten",
-          "Redzone", "Bad page state", "INFO: ", "Kernel panic",
-          "turning off the locking correctness validator"]
 
 
 @pytest.fixture(scope="module", params=DEBUG_KEYS, ids=debug_id)

@@ -9,9 +9,10 @@ on 127.0.0.1 and a host forward: eth0 is configured statically (10.0.2.15/24, ga
 through a host forward (`nc -l` in the guest), fetches the first eight
 times at once (the default kernel has 4 CPUs), pings the gateway's IPv6
 address, goes down and up again with another MAC, and its carrier
-and statistics are read from sysfs and ifconfig (BusyBox's `ip` has no
-`-s`; both read the driver's ndo_get_stats64). A second boot with
-`-net none`: eth0 comes up without a carrier. The boots use the default
+and statistics are read from sysfs and ifconfig (both read the driver's
+ndo_get_stats64). The same boot on the debug kernel (kbuild.DEBUG_KEYS)
+must report nothing. A second boot with `-net none`: eth0 comes up without
+a carrier. The boots use the default
 `-idle auto`: with eth0 receiving, the guest idles in wall-clock time
 (docs/network.md).
 """
@@ -24,8 +25,8 @@ import threading
 
 import pytest
 
-from guest import guest_kernel
-from kbuild import SERIES_KEYS
+from guest import DISK_ROOT_ARGS, SPLATS, busybox_disk, guest_kernel
+from kbuild import DEBUG_KEYS, SERIES_KEYS, debug_id
 
 pytestmark = pytest.mark.kernel
 
@@ -118,9 +119,8 @@ def _pusher(port, stop):
         stop.wait(0.3)
 
 
-@pytest.fixture(scope="module", params=SERIES_KEYS)
-def net_boot(request):
-    k = guest_kernel(request.param)
+def boot_with_traffic(k, *extra, root=""):
+    """Boot k with the servers and forwards SCRIPT uses, and run it."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Blob)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     sink = socket.socket()
@@ -138,14 +138,44 @@ def net_boot(request):
            f"guestfwd=tcp:{SINK_ADDR}:9000-tcp:127.0.0.1:{sink.getsockname()[1]},"
            f"hostfwd=tcp:127.0.0.1:{port}-:7777")
     try:
-        rc, out, err = k.boot("-net", net, "-v", "-append",
-                              k.cmdline("portkit_shell=1"), stdin=SCRIPT, timeout=600)
+        rc, out, err = k.boot("-net", net, "-v", *extra, "-append",
+                              k.cmdline(root, "portkit_shell=1"), stdin=SCRIPT, timeout=600)
     finally:
         stop.set()
         httpd.shutdown()
         sink.close()
     t.join(timeout=10)
     return rc, out, err, got
+
+
+@pytest.fixture(scope="module", params=SERIES_KEYS)
+def net_boot(request):
+    return boot_with_traffic(guest_kernel(request.param))
+
+
+@pytest.fixture(scope="module", params=DEBUG_KEYS, ids=debug_id)
+def debug_net_boot(request, tmp_path_factory):
+    k = guest_kernel(request.param, "debug")
+    # Its initramfs has /init and the test programs only: BusyBox comes on
+    # a disk, from the root file system of the series' default kernel.
+    shell = next(s for s in map(guest_kernel, SERIES_KEYS) if s.series == k.series)
+    image = busybox_disk(k, tmp_path_factory.mktemp("debug-net") / "root.img", rootfs=shell)
+    return boot_with_traffic(k, "-disk", str(image), root=DISK_ROOT_ARGS)
+
+
+def test_debug_kernel_under_network_load(debug_net_boot):
+    """The same traffic on the debug kernel (lockdep, DEBUG_ATOMIC_SLEEP,
+    DEBUG_PAGEALLOC, SLUB debugging...): the driver's interrupt, NAPI,
+    transmit, statistics and stop/open paths under load, reported by
+    nothing."""
+    rc, out, err, got = debug_net_boot
+    assert "net-done" in out and rc == 0, (err, out[-4000:])
+    assert line(out, "net-wget-sha").split()[0] == hashlib.sha256(BLOB).hexdigest()
+    assert got == [BLOB]
+    assert len(re.findall(r"^net-par: ", out, re.M)) == 8, out[-4000:]
+    assert line(out, "net-reup") == "2"
+    found = [s for s in SPLATS if s in out]
+    assert not found, (found, out[-6000:])
 
 
 def line(out, key):

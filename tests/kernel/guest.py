@@ -68,6 +68,9 @@ class Kernel:
         name = self.spec["arch"]["name"] if key == "tsar" else key
         out = ROOT / "build" / (f"{name}-{variant}" if variant else name)
         self.out = out
+        # The userland (initramfs and root file system lists): a variant
+        # shares its spec's.
+        self.uout = ROOT / "build" / name
         self.vmlinux = out / "vmlinux"
         self.dtb = out / f"{self.spec['platform']['name']}.dtb"
         # The console the spec's bootargs name (ttyVTTY0, ttyS0, ...).
@@ -142,17 +145,29 @@ DISK_ROOT_ARGS = re.search(r"^ROOT_ARGS\s*=\s*(.*\S)\s*$",
                            (ROOT / "Makefile").read_text(), re.M).group(1)
 
 
-def busybox_disk(kernel, image, size="32M"):
+def busybox_disk(kernel, image, size="32M", rootfs=None):
     """The root file system image `make disk` makes for the default spec:
-    the BusyBox root file system (rootfs.list) with the nolibc /init and
-    test programs (initramfs.list), staged and made by the same scripts."""
+    the BusyBox root file system (rootfs.list, or ``rootfs``'s for a kernel
+    built without one) with the nolibc /init and test programs
+    (initramfs.list), staged and made by the same scripts."""
     tree = image.parent / (image.name + ".tree")
-    subprocess.run([ROOT / "scripts/stage-rootfs.sh", kernel.out / "userland" / "initramfs.list",
-                    kernel.out / "rootfs.list", tree], check=True, capture_output=True)
+    subprocess.run([ROOT / "scripts/stage-rootfs.sh", kernel.uout / "userland" / "initramfs.list",
+                    (rootfs or kernel).uout / "rootfs.list", tree], check=True,
+                   capture_output=True)
     subprocess.run([ROOT / "scripts/make-disk.sh", tree, image, size], check=True,
                    capture_output=True)
     return image
 
+
+# What a kernel prints when something went wrong (the debug kernel's
+# checkers above all): a boot that should be clean has none of these.
+SPLATS = ["WARNING:", "BUG:", "Oops", "Call Trace:", "possible recursive locking",
+          "inconsistent lock state", "possible circular locking",
+          "sleeping function called from invalid context", "suspicious RCU usage",
+          "scheduling while atomic", "lock held when returning",
+          "list_add corruption", "list_del corruption", "Poison overwritten",
+          "Redzone", "Bad page state", "INFO: ", "Kernel panic",
+          "turning off the locking correctness validator"]
 
 # The series' nolibc-test (portkit_nolibc_test=1): (named results, the tests that may fail).
 # 6.1's chmod_net and link_cross use /proc/self/net, which a kernel without
