@@ -143,15 +143,16 @@ class Console:
 
 
 class Sink:
-    """One connection on 127.0.0.1: its bytes counted, first byte to EOF
-    timed in wall-clock time; the count is sent back before closing."""
+    """One connection on 127.0.0.1: its bytes counted (and those that are
+    not zero), first byte to EOF timed in wall-clock time; the count is
+    sent back before closing."""
 
     def __init__(self):
         self.srv = socket.socket()
         self.srv.bind(("127.0.0.1", 0))
         self.srv.listen(1)
         self.port = self.srv.getsockname()[1]
-        self.nbytes, self.seconds, self.error = 0, None, None
+        self.nbytes, self.nonzero, self.seconds, self.error = 0, 0, None, None
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -166,6 +167,7 @@ class Sink:
                     if first is None:
                         first = time.monotonic()
                     self.nbytes += len(chunk)
+                    self.nonzero += len(chunk) - chunk.count(0)
                 if first is not None:
                     self.seconds = time.monotonic() - first
                 conn.sendall(f"{self.nbytes}\n".encode())
@@ -181,9 +183,10 @@ def guest_to_host(con, nbytes):
     rc, out = con.run(f"dd if=/dev/zero bs=64k count={count} 2>/dev/null | "
                       f"nc {GATEWAY} {sink.port}", timeout=900)
     sink.thread.join(timeout=30)
-    if rc != 0 or sink.error or sink.nbytes != nbytes or not sink.seconds:
-        fail(f"{con.name}: guest to host: {sink.nbytes} of {nbytes} bytes arrived "
-             f"(nc status {rc}, {sink.error or 'no socket error'}):\n{out[-1500:]}")
+    if rc != 0 or sink.error or sink.nbytes != nbytes or sink.nonzero or not sink.seconds:
+        fail(f"{con.name}: guest to host: {sink.nbytes} of {nbytes} bytes arrived, "
+             f"{sink.nonzero} not zero (nc status {rc}, "
+             f"{sink.error or 'no socket error'}):\n{out[-1500:]}")
     return nbytes / sink.seconds / 1e6
 
 
@@ -208,8 +211,9 @@ def host_to_guest(con, port, nbytes):
         # libslirp accepts the host's connection at once and resets it
         # if the guest refuses: the listener gets a second to start, and
         # a connection that brought no answer is tried again
-        con.run(f"nc -l -p {SINK_PORT} -e sh -c 'dd of=/dev/null bs=64k iflag=fullblock 2>&1' "
-                "</dev/null >/dev/null 2>&1 & sleep 1")
+        con.run(f"nc -l -p {SINK_PORT} -e sh -c "
+                "'dd of=/dev/null bs=64k iflag=fullblock 2>&1' </dev/null >/dev/null 2>&1 "
+                "& sleep 1")
         with connect(port) as s:
             start = time.monotonic()
             reply = b""
@@ -359,22 +363,27 @@ def main():
     print(f"\nnetwork through libslirp (restrict=off), wall clock: TCP {a.mib} MiB each way"
           f" (median of {a.repeat};\nMB = 10^6 bytes), {a.rounds} TCP echo round trips of "
           "1 byte; TSAR in tsar-emu -idle sleep,\nstock arch/mips (malta_defconfig, INET, "
-          "pcnet32) in qemu-system-mipsel -M malta -cpu 24Kc;\nratio = TSAR / Malta:")
+          "pcnet32) in qemu-system-mipsel -M malta -cpu 24Kc;\nratio = TSAR / Malta (ping: "
+          "of the averages):")
     print("| figure | TSAR 4 CPUs | TSAR 1 CPU | Malta 1 CPU | ratio 4 CPUs | ratio 1 CPU |")
     print("|---|---|---|---|---|---|")
 
-    def row(label, fmt, key):
+    def row(label, show, key):
         vals = [key(f) for f in (t4, t1, m)]
-        print(f"| {label} | " + " | ".join(format(v, fmt) for v in vals) +
+        print(f"| {label} | " + " | ".join(show(f) for f in (t4, t1, m)) +
               f" | {vals[0] / vals[2]:.2f} | {vals[1] / vals[2]:.2f} |")
 
-    row("guest to host, MB/s", ".2f", lambda f: f["up"])
-    row("host to guest, MB/s", ".2f", lambda f: f["down"])
-    row("round trip median, us", ".0f", lambda f: f["rtt"][0])
-    row("round trip p90, us", ".0f", lambda f: f["rtt"][1])
-    row(f"guest ping {GATEWAY} avg, ms", ".2f", lambda f: f["ping"][1])
-    print(f"guest ping min/avg/max, ms ({PINGS} pings): " + "; ".join(
-        f"{name} {'/'.join(f'{v:.2f}' for v in got[name]['ping'])}" for name, _ in sides))
+    def fig(key, fmt):
+        return lambda f: format(key(f), fmt)
+
+    up, down = (lambda f: f["up"]), (lambda f: f["down"])
+    median, p90 = (lambda f: f["rtt"][0]), (lambda f: f["rtt"][1])
+    row("guest to host, MB/s", fig(up, ".2f"), up)
+    row("host to guest, MB/s", fig(down, ".2f"), down)
+    row("round trip median, us", fig(median, ".0f"), median)
+    row("round trip p90, us", fig(p90, ".0f"), p90)
+    row(f"ping x{PINGS} min/avg/max, ms",
+        lambda f: "/".join(f"{v:.2f}" for v in f["ping"]), lambda f: f["ping"][1])
 
 
 if __name__ == "__main__":
