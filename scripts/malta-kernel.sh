@@ -28,16 +28,16 @@ while [ $# -gt 0 ]; do
 	shift
 done
 CROSS=mipsel-linux-gnu-
-KMAKE="make -s -C $KSRC O=$OUT ARCH=mips CROSS_COMPILE=$CROSS"
+kmake() { make -s -C "$KSRC" O="$OUT" ARCH=mips CROSS_COMPILE=$CROSS "$@"; }
 
 # qmips' defconfig's feature set: no modules (nor what malta_defconfig
-# builds as modules: without MODULES, Kconfig would build it in), the NET core without INET
-# (so no IPv6, netfilter, NFS), no block-device drivers, filesystems
-# beyond tmpfs/devtmpfs, input, VT, framebuffer, USB or sound, debugfs
-# on. What Malta itself needs stays (PCI, the southbridge's UART and
-# power-off). Without this the stock kernel compares malta_defconfig's
-# ~1,200 built-in options with qmips' few, and takes over an hour to
-# build on this shared 2-core machine.
+# builds as modules, which Kconfig would build in without MODULES), the
+# NET core without INET (so no IPv6, netfilter, NFS), no block-device
+# drivers, filesystems beyond tmpfs/devtmpfs, input, VT, framebuffer,
+# USB or sound, debugfs on. What Malta itself needs stays (PCI, the
+# southbridge's UART and power-off). Without this the stock kernel
+# compares malta_defconfig's ~1,200 built-in options with qmips' few,
+# and takes over an hour to build on this shared 2-core machine.
 QMIPS="-e CPU_LITTLE_ENDIAN -d CPU_BIG_ENDIAN -e CPU_MIPS32_R2
 	-e BLK_DEV_INITRD -e DEVTMPFS -e DEVTMPFS_MOUNT -e TMPFS -e PRINTK_TIME -e HZ_100
 	-e NO_HZ_IDLE -e HIGH_RES_TIMERS -e CC_OPTIMIZE_FOR_SIZE -d MODULES
@@ -60,17 +60,18 @@ NETWORK="-e INET -e IPV6 -d IPV6_SIT -e NETDEVICES -e ETHERNET -e NET_VENDOR_AMD
 	-d NETWORK_SECMARK -d IPV6_ROUTER_PREF -d IPV6_OPTIMISTIC_DAD"
 
 # STAMP: change it when the lists change, to reconfigure.
-STAMP=qmips-options-3
-if [ $NET = 1 ]; then STAMP=$STAMP+net-1; fi
+STAMP=qmips-options-3 OPTIONS=$QMIPS WHAT=malta_defconfig
+if [ $NET = 1 ]; then
+	STAMP=$STAMP+net-1 OPTIONS="$QMIPS $NETWORK" WHAT="malta_defconfig, network"
+fi
 if [ "$(cat "$OUT/.config-stamp" 2>/dev/null)" != "$STAMP" ]; then
-	$KMAKE malta_defconfig
+	kmake malta_defconfig
 	MODS=$(sed -n 's/^CONFIG_\(.*\)=m$/-d \1/p' "$KSRC/arch/mips/configs/malta_defconfig")
 	# shellcheck disable=SC2086  # the lists are words
-	"$KSRC/scripts/config" --file "$OUT/.config" $MODS $QMIPS \
-		$([ $NET = 1 ] && echo "$NETWORK") \
+	"$KSRC/scripts/config" --file "$OUT/.config" $MODS $OPTIONS \
 		--set-str INITRAMFS_SOURCE "$INITRAMFS"
-	$KMAKE olddefconfig
+	kmake olddefconfig
 	echo "$STAMP" > "$OUT/.config-stamp"
 fi
-echo "  KBUILD  stock arch/mips (malta_defconfig$([ $NET = 1 ] && echo ", network")) in $OUT"
-$KMAKE -j"$JOBS" vmlinux
+echo "  KBUILD  stock arch/mips ($WHAT) in $OUT"
+kmake -j"$JOBS" vmlinux
