@@ -7,6 +7,7 @@
 #   make bench          emulator benchmark and guest figures (not pass/fail)
 #   make bench-tracing  what ftrace (off and on) and perf counting cost (in make bench)
 #   make bench-sister   qmips on QEMU mipssim next to stock arch/mips on Malta
+#   make bench-net      TCP throughput and latency, TSAR next to stock MIPS on Malta
 #   make disk           ext4 root file system image for the block device
 #   make bench-disk     block-device throughput (sequential write+fsync, read)
 #   make test-stress    power cuts at many random points (POWERCUT_COUNT=N)
@@ -94,14 +95,14 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS) $(KCC)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk busybox-ref test-busybox \
+	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk bench-net busybox-ref test-busybox \
 	test-stress test-coverage test-ftrace-startup test-series-debug perf-tool test-perf-tool features \
 	clean distclean help
 
 all: run
 
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,22p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -421,7 +422,8 @@ test: deps emulator
 # also builds the 8-CPU kernel (specs/tsar-smp8.yaml, build/tsar-smp8/),
 # then the userland's: boot to the BusyBox shell prompt and a shell workload on
 # TSAR next to the reference BusyBox under qemu-mipsel (busybox-ref), then
-# what tracing and perf counting cost (bench-tracing).
+# what tracing and perf counting cost (bench-tracing), then the network's
+# figures next to stock MIPS (bench-net; with the BusyBox root file system).
 SMP8_SPEC := specs/tsar-smp8.yaml
 
 bench: emulator kernel
@@ -440,6 +442,9 @@ ifneq ($(ROOTFS_LIST),)
 		--busybox-build $(BBREF) --bootargs "$(BOOTARGS)"
 endif
 	$(MAKE) --no-print-directory bench-tracing
+ifneq ($(ROOTFS_LIST),)
+	$(MAKE) --no-print-directory bench-net
+endif
 
 # Real workloads (boot to power-off, the kernel-heavy mix /bin/bench, the
 # shell workload) with the emulator of an earlier commit (BENCH_BASE: main
@@ -485,6 +490,25 @@ bench-disk: kernel emulator disk
 bench-sister:
 	$(MAKE) --no-print-directory kernel SPEC=specs/qmips.yaml JOBS=$(JOBS)
 	scripts/bench-sister.sh $(BUILD)/qmips $(BUILD)/malta $(KSRC0) $(JOBS)
+
+# The network next to stock MIPS: TCP throughput both ways and round-trip
+# latency through libslirp (restrict=off, host forwards), TSAR in tsar-emu
+# (its 4-CPU board, and with one CPU) next to a stock malta_defconfig kernel
+# with INET and the on-board PCnet NIC (scripts/malta-kernel.sh --net, built
+# here in build/malta-net) on qemu-system-mipsel -M malta: the same
+# workload from BusyBox's shell, the stock side with the reference BusyBox
+# (busybox-ref; TSAR's, musl on asm-generic syscall numbers, cannot run on
+# stock MIPS) (scripts/bench-net.py). Figures, not a test.
+MALTA_NET := $(BUILD)/malta-net
+bench-net: emulator kernel busybox-ref
+	@test -n "$(ROOTFS_LIST)" || { echo "bench-net: $(SPEC) has no BusyBox root file system"; exit 1; }
+	@test -n "$$($(RUN_NET))" || { echo "bench-net: $(SPEC)'s platform has no NIC"; exit 1; }
+	@scripts/install-deps.sh test
+	scripts/malta-kernel.sh $(MALTA_NET) $(KSRC0) $(JOBS) --net
+	$(PYTHON) scripts/bench-net.py --emu $(EMU) --dtb $(KOUT)/$(PLATFORM).dtb \
+		--vmlinux $(KOUT)/vmlinux --bootargs "$(BOOTARGS)" \
+		--malta-vmlinux $(MALTA_NET)/vmlinux --gen-init-cpio $(MALTA_NET)/usr/gen_init_cpio \
+		--busybox-ref $(BBREF)
 
 clean:
 	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator $(BUILD)/ktree

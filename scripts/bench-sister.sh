@@ -44,36 +44,9 @@ file /init $MOUT/userland/init 0755 0 0
 file /bin/nolibc-test $MOUT/userland/nolibc-test 0755 0 0
 EOF
 
-# --- stock kernel: malta_defconfig, little endian MIPS32r2 (24Kc), the
-# initramfs, and the options qmips' defconfig states: no modules, the
-# NET core without INET (so no IPv6, netfilter, NFS), no block-device
-# drivers, filesystems beyond tmpfs/devtmpfs, input, VT, framebuffer,
-# USB or sound, debugfs on. What Malta itself needs stays (PCI, the
-# southbridge's UART and power-off). Without this the stock kernel
-# compares malta_defconfig's ~1,200 built-in options with qmips' few,
-# and takes over an hour to build on this shared 2-core machine.
-# CONFIG_STAMP: change it when the options change, to reconfigure.
-CONFIG_STAMP=qmips-options-2
-if [ "$(cat "$MOUT/.config-stamp" 2>/dev/null)" != "$CONFIG_STAMP" ]; then
-	make -s -C "$KSRC" O="$MOUT" ARCH=mips CROSS_COMPILE=$CROSS malta_defconfig
-	"$KSRC/scripts/config" --file "$MOUT/.config" \
-		-e CPU_LITTLE_ENDIAN -d CPU_BIG_ENDIAN -e CPU_MIPS32_R2 \
-		-e BLK_DEV_INITRD --set-str INITRAMFS_SOURCE "$MOUT/userland/initramfs.list" \
-		-e DEVTMPFS -e DEVTMPFS_MOUNT -e TMPFS -e PRINTK_TIME -e HZ_100 \
-		-e NO_HZ_IDLE -e HIGH_RES_TIMERS -e CC_OPTIMIZE_FOR_SIZE -d MODULES \
-		-e EXPERT -d INET -d NETDEVICES -d WIRELESS -d WLAN \
-		-d ATA -d SCSI -d BLK_DEV_SD -d MD -d MTD -d BLK_DEV_LOOP \
-		-d EXT2_FS -d EXT3_FS -d EXT4_FS -d XFS_FS -d REISERFS_FS -d JFS_FS \
-		-d BTRFS_FS -d ISO9660_FS -d UDF_FS -d MSDOS_FS -d VFAT_FS -d CRAMFS \
-		-d NFS_FS -d NFSD -d CIFS -d FUSE_FS -d QUOTA -d AUTOFS_FS \
-		-d INPUT -d VT -d FB -d DRM -d USB_SUPPORT -d SOUND -d HID \
-		-d HW_RANDOM -d RTC_CLASS -d MAGIC_SYSRQ \
-		-e DEBUG_FS
-	make -s -C "$KSRC" O="$MOUT" ARCH=mips CROSS_COMPILE=$CROSS olddefconfig
-	echo "$CONFIG_STAMP" > "$MOUT/.config-stamp"
-fi
-echo "  KBUILD  stock arch/mips (malta_defconfig) in $MOUT"
-make -s -C "$KSRC" O="$MOUT" ARCH=mips CROSS_COMPILE=$CROSS -j"$JOBS" vmlinux
+# --- stock kernel: malta_defconfig with qmips' feature set
+# (scripts/malta-kernel.sh), the initramfs linked in.
+"$TOP/scripts/malta-kernel.sh" "$MOUT" "$KSRC" "$JOBS" --initramfs "$MOUT/userland/initramfs.list"
 
 # --- boot both, with nolibc-test
 run_one() {	# name, command...: boot, print the figures

@@ -18,8 +18,9 @@ EFAULT when it cannot, and knows no kernel space, so it is the reference
 only where it follows the kernel; where it does not is checked too.
 The stock build also passes every check as /init of a stock arch/mips 6.1
 kernel on QEMU Malta (24Kc, 16 KiB pages; configured as
-scripts/bench-sister.sh does, plus SECCOMP_FILTER): the rule is the real
-kernel's, not only a reading of its source."""
+scripts/bench-sister.sh did then, now scripts/malta-kernel.sh, plus
+SECCOMP_FILTER): the rule is the real kernel's, not only a reading of its
+source."""
 import re
 import shutil
 import subprocess
