@@ -392,7 +392,8 @@ test-ftrace-startup: emulator
 # adds it to kbuild.DEBUG_KEYS, -k keeps only its tests.
 test-series-debug: emulator
 	PORTKIT_SERIES_DEBUG=1 $(PYTHON) -m pytest -s tests/boot/test_kunit.py \
-		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py -k tsar-6.1-debug
+		tests/boot/test_debug_kernel.py tests/boot/test_smp_kernel.py \
+		tests/boot/test_network.py -k tsar-6.1-debug
 
 # The kernel tree's own perf tool for the guest, build/<name>/perf-tool/
 # (userland/perf-tool/): tools/perf of the kernel source, static with the
