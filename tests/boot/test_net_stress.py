@@ -126,3 +126,18 @@ def test_every_check_line_is_known(run):
     """A check the program gained is listed here too."""
     names = re.findall(r"^net-stress: ([\w-]+): .*: (?:ok|FAIL)$", run[1], re.M)
     assert sorted(names) == sorted(CHECKS), lines(run)
+
+
+def test_a_family_the_kernel_lacks_is_skipped(kernel):
+    """ipv6.disable=1 makes AF_INET6 sockets fail as in a kernel built
+    without IPv6 (EAFNOSUPPORT): the IPv6 checks say so and are skipped,
+    the others run and pass (netlink then expects no ::1 on lo)."""
+    rc, out, err = kernel.run_programs(PROGRAM, cmdline="ipv6.disable=1", timeout=300)
+    out = without_kernel_messages(out)
+    mine = program_lines(out, PROGRAM)
+    assert program_status(out, PROGRAM) == ("exited", 0), mine
+    assert "net-stress: 4 cpus, IPv4 yes, IPv6 no, lo brought up" in mine
+    skipped = re.findall(r"^net-stress: ([\w-]+): skipped, no IPv6 in this kernel$", out, re.M)
+    assert sorted(skipped) == ["ping6", "tcp6", "udp6", "udp6-flood"], mine
+    passed = re.findall(r"^net-stress: ([\w-]+): .*: ok$", out, re.M)
+    assert sorted(passed) == sorted(c for c in CHECKS if "6" not in c), mine

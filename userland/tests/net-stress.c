@@ -70,7 +70,6 @@
 #define IFNAMSIZ	16
 #define IFF_UP		0x1
 #define IFF_LOOPBACK	0x8
-#define IFF_RUNNING	0x40
 #define ICMP_ECHOREPLY	0
 #define ICMP_ECHO	8
 #define ICMPV6_ECHO_REQUEST	128
@@ -407,13 +406,13 @@ static int errors_said;
 static __attribute__((format(printf, 3, 4)))
 void report(const char *name, int ok, const char *fmt, ...)
 {
-	const char *end = ok ? ": ok\n" : ": FAIL\n";
+	const char *end = ok ? ": ok\n" : ": FAIL\n", *prefix = "net-stress: ";
 	char buf[400];
 	va_list ap;
 	int n = 0;
 
-	for (fmt = fmt, n = 0; "net-stress: "[n]; n++)
-		buf[n] = "net-stress: "[n];
+	while (*prefix)
+		buf[n++] = *prefix++;
 	while (*name && n < 64)
 		buf[n++] = *name++;
 	buf[n++] = ':';
@@ -1487,8 +1486,8 @@ static void test_udp_flood(int family)
 	}
 	reset_counters();
 	/* the kernel doubles it: room for a few dozen datagrams */
-	setint(fd, SOL_SOCKET, SO_RCVBUF, 16384);
-	if (fd < 0 || x_bind(fd, &me, alen) || pipe(flood_done_pipe)) {
+	if (fd < 0 || setint(fd, SOL_SOCKET, SO_RCVBUF, 16384) || x_bind(fd, &me, alen) ||
+	    pipe(flood_done_pipe)) {
 		say("net-stress: %s: socket/bind: FAIL\n", name);
 		failures++;
 		return;
