@@ -12,8 +12,8 @@
  *   portkit_crash=T  make the kernel crash first, in a child (LKDTM type T)
  *   portkit_nolibc_test=1  also run /bin/nolibc-test (its result is not a check)
  *   portkit_run=A[,B...]   after the checks, run the guest test programs
- *                          /bin/A, /bin/B ... (userland/tests/A.c); each one
- *                          is a check that passes when it exits with status 0
+ *                          /bin/A, /bin/B ... (userland/tests/A.c or A/); each
+ *                          one is a check that passes when it exits with status 0
  *   portkit_shell=1  (make run from a terminal) mount /dev, /proc, /sys and
  *                    /tmp and exec BusyBox's /sbin/init (userland/rootfs),
  *                    which starts a shell on the console; no checks. With

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from guest import NOLIBC_TEST, guest_kernel, nolibc_test_results, program_status
+from guest import NOLIBC_TEST, guest_kernel, guest_programs, nolibc_test_results, program_status
 from kbuild import run
 
 pytestmark = pytest.mark.kernel
@@ -153,6 +153,16 @@ def test_panic_ends_the_emulator_with_a_failure_status(kernel):
     assert "Kernel panic" in out, out[-2000:]
     assert rc == 127, err
 
+
+
+def test_initramfs_installs_every_guest_program(kernel):
+    """userland/Makefile installs the programs guest_programs() names (the
+    ones test_debug_kernel.py runs): userland/tests/<name>.c and the
+    directories of several files, userland/tests/<name>/."""
+    listed = re.findall(r"^file /bin/(\S+) ",
+                        (kernel.out / "userland" / "initramfs.list").read_text(), re.M)
+    programs = [n for n in listed if n != "nolibc-test" and not n.startswith("kst-")]
+    assert sorted(programs) == guest_programs()
 
 
 def test_portkit_run_reports_a_missing_program_as_a_failed_check(kernel):

@@ -12,9 +12,9 @@ import subprocess
 
 import pytest
 
-from guest import (NOLIBC_TEST, SPLATS, check_results, guest_kernel, nolibc_test_results,
-                   program_lines, program_status)
-from kbuild import DEBUG_KEYS, ROOT, debug_id
+from guest import (NOLIBC_TEST, SPLATS, check_results, guest_kernel, guest_programs,
+                   nolibc_test_results, program_lines, program_status)
+from kbuild import DEBUG_KEYS, debug_id
 
 pytestmark = pytest.mark.kernel
 
@@ -27,8 +27,7 @@ OTHER_KERNEL = {"kernel-selftest-modules"}
 # Programs that need a disk image attached (tests/boot/test_blockdev.py,
 # test_swap.py: BusyBox's dd and mkswap, and a partition).
 NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer", "powercut", "swap"}
-PROGRAMS = sorted(p.stem for p in (ROOT / "userland" / "tests").glob("*.c")
-                  if p.stem not in ON_PURPOSE_OOPS | OTHER_KERNEL | NEEDS_DISK)
+PROGRAMS = [p for p in guest_programs() if p not in ON_PURPOSE_OOPS | OTHER_KERNEL | NEEDS_DISK]
 
 # Checks of the programs that a series' kernel refuses by design, by
 # program (FAIL lines expected): none at present. 6.12's

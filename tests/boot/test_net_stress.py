@@ -1,5 +1,5 @@
 """The kernel's network paths under load: /bin/net-stress
-(userland/tests/net-stress.c) on loopback, on both kernel series, in one boot
+(userland/tests/net-stress/) on loopback, on both kernel series, in one boot
 each of the default kernel: TCP and UDP over IPv4 and IPv6 (connect storms,
 epoll, shutdown and reset paths, SO_REUSEADDR, MSG_PEEK, sendmmsg/recvmmsg, a
 UDP flood), UNIX socketpairs, SCM_RIGHTS and SCM_CREDENTIALS, ICMP echo

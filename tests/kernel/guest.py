@@ -6,7 +6,7 @@ make again. ``Kernel.boot`` runs it in the emulator (or in QEMU when the
 spec names a QEMU machine, platform.qemu) and returns the exit
 status, the console output (CRLF folded) and the emulator's stderr;
 ``Kernel.run_programs`` boots with ``portkit_run=`` to run guest test
-programs (userland/tests/<name>.c) after the smoke checks.
+programs (``guest_programs``) after the smoke checks.
 
 ``prebuild`` builds the kernels a session will ask for in a background
 thread, one after another at low priority, so that they build while the
@@ -200,6 +200,15 @@ def without_kernel_messages(out):
     in the middle of a program's line (kgdbts' fork test ends whenever its
     last breakpoint is hit): the program's line is whole again."""
     return re.sub(r"\[\s*\d+\.\d+\] [^\n]*\n", "", out)
+
+
+def guest_programs():
+    """The guest test programs, /bin/<name>, as userland/Makefile finds
+    them: each userland/tests/<name>.c, and each directory
+    userland/tests/<name>/ with .c files (a program of several files)."""
+    tests = ROOT / "userland" / "tests"
+    return sorted({p.stem for p in tests.glob("*.c")} |
+                  {p.parent.name for p in tests.glob("*/*.c")})
 
 
 def program_lines(out, name):
