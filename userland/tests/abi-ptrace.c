@@ -309,8 +309,13 @@ static void check_fork_event_regs(void)
 		ptrace(PTRACE_CONT, gc, 0, 0);
 	if (gc)
 		waitpid(gc, &status, __WALL);
+	/*
+	 * Its child's exit may reach the tracee before its own: a SIGCHLD
+	 * signal-delivery stop, passed on.
+	 */
 	status = -1;
-	waitpid(pid, &status, 0);
+	while (waitpid(pid, &status, 0) == pid && WIFSTOPPED(status))
+		ptrace(PTRACE_CONT, pid, 0, WSTOPSIG(status));
 	report("fork-event-pokeusr-s0", WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "status %x%.0ld", status, 0);
 }
