@@ -68,6 +68,8 @@ void cpu_reset(cpu_t *c)
 void cpu_exception(cpu_t *c, int code, int ce)
 {
     uint32_t pc = c->pc;
+    STAT(c, IN_EXC);
+    STAT_OP(c, exc, code);
     if (unlikely(c->pmu_on))
         pmu_exception(c, code == EXC_INT);
     if (!(c->status & ST_EXL)) {

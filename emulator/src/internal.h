@@ -26,6 +26,8 @@
 /* The board's hardware facts, generated from the spec (generate.py --hwdesc):
  * PTE bits, MMU fault types, CP0/CP2 register numbers, device registers. */
 #include "hwdesc.h"
+/* STATS=1 builds: event counters (STAT(), nothing in a normal build). */
+#include "stats.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -246,6 +248,9 @@ typedef struct cpu {
     uint64_t jc_gen;     /* jump cache generation << 32 (never 0 once reset) */
     jcache_ent jc[JC_N] __attribute__((aligned(64)));
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
+#ifdef TEMU_STATS
+    cpu_stats st;        /* STATS=1 builds: event counters (stats.h) */
+#endif
 } cpu_t;
 
 /* ---------------------------------------------------------------- devices */

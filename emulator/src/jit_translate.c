@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "jit_internal.h"
 
@@ -495,6 +496,9 @@ static void emit_stubs(tctx *t)
             break;
         }
         case S_FAIL: /* the budget does not cover the block: leave at it */
+#ifdef TEMU_STATS
+            op_m(e, 1, 0xFF, 1, 0, RBX, OFF(st.n) + 8 * ST_D_REGION_BUDGET);
+#endif
             rbp_op(e, A_ADD, t->n);
             writeback(t, t->dirty);
             lea_pc(e, RAX, PCOFF(0));
@@ -581,6 +585,46 @@ static void dump_region(uint32_t idx, const uint8_t *start, const uint8_t *end)
         fwrite(start, 1, (size_t)(end - start), f);
         fclose(f);
     }
+}
+
+/* TSAR_EMU_PERF_MAP=1: name the host code for perf (perf report reads
+ * /tmp/perf-<pid>.map): the fixed code (trampoline, epilogue, dispatcher)
+ * and each region by the guest PC of its entry, "k:" + the loaded ELF's
+ * symbol for kernel code, "u:" + the PC for user code.  A flush reuses the
+ * area; the map then names a range twice (-v prints the flushes). */
+static void perf_map_region(machine *m, uint32_t pc, const uint8_t *start, const uint8_t *end)
+{
+    static FILE *f;
+    static bool checked;
+    if (!checked) {
+        const char *v = getenv("TSAR_EMU_PERF_MAP");
+        checked = true;
+        if (v && *v && strcmp(v, "0")) {
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+            f = fopen(path, "w");
+            if (f) {
+                setvbuf(f, NULL, _IOFBF, 1 << 20);
+                const uint8_t *b = m->jit->code;
+                fprintf(f, "%lx %x jit:trampoline\n", (unsigned long)b, JIT_EXIT);
+                fprintf(f, "%lx %x jit:epilogue\n", (unsigned long)(b + JIT_EXIT),
+                        JIT_DISPATCH - JIT_EXIT);
+                fprintf(f, "%lx %x jit:dispatcher\n", (unsigned long)(b + JIT_DISPATCH),
+                        JIT_FIRST - JIT_DISPATCH);
+            }
+        }
+    }
+    if (!f)
+        return;
+    uint32_t off;
+    const char *sym = temu_symbol((const temu *)m, pc, &off);
+    if (sym)
+        fprintf(f, "%lx %lx k:%s+0x%x\n", (unsigned long)start, (unsigned long)(end - start),
+                sym, off);
+    else
+        fprintf(f, "%lx %lx %s:%08x\n", (unsigned long)start, (unsigned long)(end - start),
+                pc >= 0x80000000u ? "k" : "u", pc);
+    /* (written out at exit: a write per translation would be in the profile) */
 }
 
 static tctx tc; /* translation scratch (the emulator is single-threaded) */
@@ -684,6 +728,7 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
         return NULL;
     }
     dump_region(idx, start, e->p);
+    perf_map_region(m, c->jit_pc0, start, e->p);
     j->used = (size_t)(e->p - j->code + 15) & ~(size_t)15;
     j->translated++;
     j->bytes += (uint64_t)(e->p - start);
