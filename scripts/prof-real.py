@@ -14,7 +14,8 @@ Workloads (the kernel of K = build/tsar unless --kdir says otherwise):
   same way.
 
   prof-real.py --emu E WORKLOAD [--wrap 'perf record -e cpu-clock -o x.data']
-               [--kdir build/tsar] [--accel jit|interp] [--keep-image F]
+               [--kdir build/tsar] [--accel jit|interp] [--emu-args ARGS]
+               [--keep-image F]
 
 Prints the command, the console's last lines and the emulator's stderr;
 exits with the emulator's status. Each run of shell and bc gets a fresh
@@ -46,12 +47,14 @@ def main():
     ap.add_argument("--wrap", default="", help="command prefix (perf, valgrind)")
     ap.add_argument("--accel", choices=["jit", "interp"])
     ap.add_argument("--keep-image", type=pathlib.Path, help="copy the image here after")
+    ap.add_argument("--emu-args", default="", help="more emulator options ('-quantum 5000')")
     a = ap.parse_args()
     k = a.kdir
     dtb, vmlinux = k / "tsar-monocluster.dtb", k / "vmlinux"
     cmd = [str(a.emu), "-v", "-timeout", "3600"]
     if a.accel:
         cmd += ["-accel", a.accel]
+    cmd += shlex.split(a.emu_args)
     with tempfile.TemporaryDirectory(prefix="prof-real-") as tmp:
         tmp = pathlib.Path(tmp)
         if a.workload == "boot4":

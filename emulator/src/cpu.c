@@ -709,6 +709,12 @@ L_jit: {
     /* only a whole block, charged in full, not entered as a delay slot */
     if (brp || bend - ip != (ptrdiff_t)jb->n) {
         STAT(c, J_PLAIN);
+#ifdef TEMU_STATS
+        if (brp)
+            STAT(c, J_PLAIN_DS);
+        else if (bend - ip < (ptrdiff_t)jb->n)
+            STAT(c, J_PLAIN_SHORT);
+#endif
         goto *jb->plain_h;
     }
     c->jit_pc0 = IDX_PC(ip); /* (translate names the region by it) */
@@ -748,6 +754,7 @@ L_jit: {
             dinsn d_;
             uint32_t w_ = ((const u32a *)c->cur_dp->host)[((c->jit_pc0 & 0xFFF) >> 2) + r];
             STAT(c, J_RET_CONT);
+            STAT_ADD(c, J_CONT_INSNS, n - r);
             STAT_OP(c, op_cont, decode_insn(w_, &d_));
         }
     }
@@ -831,6 +838,8 @@ enter_slow: {
         goto out_pc;
     }
     /* Run the first `budget` instructions of the block, then stop. */
+    STAT(c, IN_MARKER);
+    STAT_ADD(c, IN_MARKER_INSNS, (uint64_t)budget);
     cpu_marker_set(c, ip + budget);
     bend = ip + budget;
     budget = 0;

@@ -296,16 +296,7 @@ uint32_t jit_h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 
 /* ------------------------------------------------------------ code area */
 
-#ifdef TEMU_STATS
-/* STATS=1 builds: inc qword [rbx + counter] (where the flags are dead) */
-static void stat_inc(em *e, int k)
-{
-    op_m(e, 1, 0xFF, 1, 0, RBX, OFF(st.n) + 8 * k);
-}
-#define STAT_INC(e, k) stat_inc(e, ST_##k)
-#else
-#define STAT_INC(e, k) ((void)0)
-#endif
+#define STAT_INC JIT_STAT /* (STATS=1 builds) */
 
 int jit_init(machine *m)
 {
@@ -470,7 +461,7 @@ int jit_init(machine *m)
         for (int w = 0; w < 4; w++) {
             for (int i = 0; why[w][i]; i++)
                 patch(&e, why[w][i], e.p);
-            stat_inc(&e, ctr[w]);
+            jit_stat_inc(&e, ctr[w]);
             to_common[w] = jmp32(&e);
         }
         for (int w = 0; w < 4; w++)

@@ -496,9 +496,7 @@ static void emit_stubs(tctx *t)
             break;
         }
         case S_FAIL: /* the budget does not cover the block: leave at it */
-#ifdef TEMU_STATS
-            op_m(e, 1, 0xFF, 1, 0, RBX, OFF(st.n) + 8 * ST_D_REGION_BUDGET);
-#endif
+            JIT_STAT(e, D_REGION_BUDGET);
             rbp_op(e, A_ADD, t->n);
             writeback(t, t->dirty);
             lea_pc(e, RAX, PCOFF(0));
@@ -556,6 +554,7 @@ static void emit_body(tctx *t, unsigned ni)
     }
     writeback(t, t->dirty);
     if (nd->kend == nd->n) { /* ran to the page end */
+        JIT_STAT(e, X_PAGEEND);
         lea_pc(e, RAX, PCOFF(nd->n));
         jit_end_block(t, nd->n);
     } else {

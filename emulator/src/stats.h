@@ -49,7 +49,12 @@
     X(DP_FREED, "decoded pages dropped by a store")                           \
     X(J_LJIT, "jit: L_jit entries (blocks counted or translated)")            \
     X(J_PLAIN, "jit: L_jit ran the plain operation (not a whole block)")     \
+    X(J_PLAIN_DS, "jit: ... of those, entered as a delay slot")               \
+    X(J_PLAIN_SHORT, "jit: ... of those, a stop marker in the block")         \
     X(J_COUNTING, "jit: entries of blocks not yet hot")                       \
+    X(J_CONT_INSNS, "jit: instructions interpreted after JIT_CONT (at most)") \
+    X(IN_MARKER, "interpreter: runs of a block's head to a stop marker")      \
+    X(IN_MARKER_INSNS, "interpreter: instructions of those runs")            \
     X(J_TRANSLATE, "jit: translations attempted")                             \
     X(J_RUN, "jit: host code entries (jit_run)")                              \
     X(J_INSNS, "jit: guest instructions run by host code")                    \
@@ -74,7 +79,16 @@
     X(D_F_NOCODE, "dispatcher: no chain, target not translated")              \
     X(D_F_ITLB, "dispatcher: no chain, fetch-table miss")                     \
     X(D_F_ALIGN, "dispatcher: no chain, misaligned PC")                       \
-    X(D_REGION_BUDGET, "region: internal entry out of budget")
+    X(D_REGION_BUDGET, "region: internal entry out of budget")                \
+    X(X_JAL, "exit to the dispatcher: jal")                                   \
+    X(X_JAL_SAME, "exit to the dispatcher: jal, target on the same page")     \
+    X(X_J, "exit to the dispatcher: j")                                       \
+    X(X_J_SAME, "exit to the dispatcher: j, target on the same page")         \
+    X(X_JR_RA, "exit to the dispatcher: jr $ra")                              \
+    X(X_JR, "exit to the dispatcher: other jr, jalr")                         \
+    X(X_PAGEEND, "exit to the dispatcher: fall through the page end")         \
+    X(X_OFFPAGE, "exit to the dispatcher: branch or slot-end off the page")   \
+    X(X_SITE, "exit to the dispatcher: in-page site not linked or budget short")
 
 enum {
 #define STAT_ENUM(n, d) ST_##n,
