@@ -48,6 +48,7 @@ void cpu_reset(cpu_t *c)
     c->hi = c->lo = 0;
     c->pc = c->m->entry;
     c->reset_pc = c->m->entry;
+    c->resume_pc = 1;
     c->br_pending = false;
     c->waiting = false;
     c->status = ST_BEV | ST_ERL;

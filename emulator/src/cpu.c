@@ -791,6 +791,7 @@ L_stop:
     budget += bend - ip;
     bend = ip;
     c->pc = CUR_PC();
+    c->resume_pc = c->pc;
     goto out_pc;
 
 #ifdef TEMU_FUZZING
@@ -814,7 +815,17 @@ enter_slow: {
         goto lookup;
     }
     n = bl[idx];
-    if (n == BLEN_UNKNOWN) {
+    if (n == BLEN_UNKNOWN && unlikely(IDX_PC(ip) == c->resume_pc)) {
+        /* Resuming where the budget stopped this CPU inside a block (an SMP
+         * slot's end, a device event, the host poll): most such words are
+         * no block's entry, so the length is not kept, nor are the entries
+         * counted, which would install L_jit (and later a translation) at
+         * every word where a budget once ran out. A branch to the word
+         * makes it an entry as usual. */
+        STAT(c, IN_RESUME);
+        n = block_len((const u32a *)c->cur_dp->host, idx, false);
+        c->resume_pc = 1;
+    } else if (n == BLEN_UNKNOWN) {
         n = bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false);
         /* first entry of the block: the translating tier counts its entries */
         if (c->m->jit) {

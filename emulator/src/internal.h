@@ -245,6 +245,9 @@ typedef struct cpu {
     uint32_t jit_pc0, jit_next, jit_n, jit_pv;
     int64_t jit_budget;
     uint64_t jit_cend;
+    /* where the last stop marker stopped this CPU (1: nowhere): a run that
+     * resumes there enters mid-block, which makes no block entry (cpu.c) */
+    uint32_t resume_pc;
     uint64_t jc_gen;     /* jump cache generation << 32 (never 0 once reset) */
     jcache_ent jc[JC_N] __attribute__((aligned(64)));
     struct machine *m;   /* (last: the hot registers stay at offset 0) */

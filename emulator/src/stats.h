@@ -33,6 +33,7 @@
     X(IN_LOOKUP, "interpreter: lookups (a jump to another page, a new mode)") \
     X(IN_FETCH_SLOW, "interpreter: fetch-table misses (fetch_slow)")          \
     X(IN_ENTER_SLOW, "interpreter: slow block entries (enter_slow)")          \
+    X(IN_RESUME, "interpreter: resumes where a stop marker stopped")          \
     X(IN_DECODE, "interpreter: words decoded")                                \
     X(IN_EXC, "exceptions (interrupts included)")                             \
     X(IN_ERET, "eret")                                                        \
