@@ -511,7 +511,7 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
             goto exc;                                                         \
         }                                                                     \
         STAT(c, EX_MTC2);                                                     \
-        FORCE_EXIT;                                                           \
+        CHECK_EXIT; /* a flush (PTPR, MODE, TLB invalidations) asks */        \
     }
 #define B_cop2_other                                                          \
     NEED_CU2;                                                                 \

@@ -72,6 +72,8 @@ void jit_flush(machine *m);
 uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code);
 uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec);
+uint32_t jit_h_mtc2(cpu_t *c, uint32_t kinfo, uint32_t spec);
+uint32_t jit_h_diei(cpu_t *c, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);

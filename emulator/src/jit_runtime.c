@@ -228,6 +228,44 @@ uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
     return hdone(c, kinfo);
 }
 
+/* mtc2 (spec = src | rd << 8): as the interpreter's; host code leaves after
+ * it when the write flushed (PTPR, MODE, TLB invalidations set exit_req). */
+uint32_t jit_h_mtc2(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    STAT(c, J_H_MTC2);
+    uint32_t k = hsync(c, kinfo);
+    if (c->mode && !(c->status & ST_CU2)) {
+        cpu_exception(c, EXC_CPU, 2);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    unsigned rd = (spec >> 8) & 0xFF;
+    int r = mmu_cp2_write(c, (int)rd, c->r[spec & 0xFF]);
+    if (r) {
+        cpu_data_fault(c, rd * 4, (uint32_t)r);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    return hdone(c, kinfo);
+}
+
+/* di / ei (spec = dst | ei << 8): as the interpreter's; host code leaves
+ * after ei when an interrupt is now deliverable (run_loop takes it). */
+uint32_t jit_h_diei(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    STAT(c, J_H_DIEI);
+    uint32_t k = hsync(c, kinfo);
+    if (c->mode && !(c->status & ST_CU0)) {
+        cpu_exception(c, EXC_CPU, 0);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    uint32_t s = c->status;
+    bool ei = (spec >> 8) != 0;
+    c->status = ei ? s | ST_IE : s & ~ST_IE;
+    c->r[spec & 0xFF] = s;
+    if (ei && cpu_irq_pending(c))
+        c->exit_req = true;
+    return hdone(c, kinfo);
+}
+
 /* spec = op | dst << 8 | src << 16 (src: rt of lwl/lwr, the merged value) */
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {

@@ -406,16 +406,29 @@ bool jit_emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *e
         if (is_cached(t, d->rt))
             t->dirty |= 1u << d->rt;
         return true;
-    case OP_mtc0:
+    case OP_mtc0: case OP_mtc2:
         writeback(t, t->dirty);
         emit_self(t, RCX);
         op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
         mov_ri(e, RSI, kinfo);
         mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
-        call_abs(e, (const void *)jit_h_mtc0);
+        call_abs(e, op == OP_mtc0 ? (const void *)jit_h_mtc0 : (const void *)jit_h_mtc2);
         op_r(e, 0, 0x85, 1, RAX, RAX);
         patch(e, jcc(e, CC_NE), t->exit);
         reload(t);
+        return true;
+    case OP_di: case OP_ei: /* Status.IE: helper calls, as for mtc0 */
+        writeback(t, t->dirty);
+        emit_self(t, RCX);
+        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+        mov_ri(e, RSI, kinfo);
+        mov_ri(e, RDX, (uint32_t)d->rt | (op == OP_ei ? 1u << 8 : 0));
+        call_abs(e, (const void *)jit_h_diei);
+        op_r(e, 0, 0x85, 1, RAX, RAX);
+        patch(e, jcc(e, CC_NE), t->exit);
+        reload(t);
+        if (is_cached(t, d->rt))
+            t->dirty |= 1u << d->rt;
         return true;
     case OP_ll: case OP_sc: {
         unsigned dst = op == OP_ll ? d->rt : d->rd;

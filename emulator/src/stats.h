@@ -28,7 +28,7 @@
     X(EX_FLUSHCPU, "CP2 flushes of one CPU (PTPR, MODE, flush registers)")    \
     X(EX_CODESTORE, "stores into the running code page")                      \
     X(EX_WAIT, "wait")                                                        \
-    X(EX_MTC2, "CP2 writes (the run ends after one)")                         \
+    X(EX_MTC2, "CP2 writes by the interpreter")                               \
     X(EX_IRQLEAVE, "eret, mtc0 or ei leaving for a deliverable interrupt")    \
     X(IN_LOOKUP, "interpreter: lookups (a jump to another page, a new mode)") \
     X(IN_FETCH_SLOW, "interpreter: fetch-table misses (fetch_slow)")          \
@@ -69,6 +69,8 @@
     X(J_H_LLSC, "jit helper: ll/sc")                                          \
     X(J_H_MFC0, "jit helper: mfc0")                                           \
     X(J_H_MTC0, "jit helper: mtc0")                                           \
+    X(J_H_MTC2, "jit helper: mtc2")                                           \
+    X(J_H_DIEI, "jit helper: di, ei")                                         \
     X(J_H_RAISE, "jit helper: exception")                                     \
     X(J_H_LINK, "jit helper: link attempts")                                  \
     X(D_SAME, "dispatcher: same-page lookups")                                \
