@@ -815,18 +815,21 @@ enter_slow: {
         goto lookup;
     }
     n = bl[idx];
-    if (n == BLEN_UNKNOWN && unlikely(IDX_PC(ip) == c->resume_pc)) {
+    if ((n & BLEN_NOENTRY) && unlikely(IDX_PC(ip) == c->resume_pc)) {
         /* Resuming where the budget stopped this CPU inside a block (an SMP
          * slot's end, a device event, the host poll): most such words are
-         * no block's entry, so the length is not kept, nor are the entries
-         * counted, which would install L_jit (and later a translation) at
-         * every word where a budget once ran out. A branch to the word
-         * makes it an entry as usual. */
+         * no block's entry, so the length is kept as no entry's
+         * (BLEN_NOENTRY) and the entries are not counted, which would
+         * install L_jit (and later a translation) at every word where a
+         * budget once ran out. A branch to the word makes it an entry. */
         STAT(c, IN_RESUME);
-        n = block_len((const u32a *)c->cur_dp->host, idx, false);
+        if (n == BLEN_UNKNOWN)
+            bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false) | BLEN_NOENTRY;
+        n = bl[idx] & ~BLEN_NOENTRY;
         c->resume_pc = 1;
-    } else if (n == BLEN_UNKNOWN) {
-        n = bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false);
+    } else if (n & BLEN_NOENTRY) {
+        n = bl[idx] = n == BLEN_UNKNOWN ? block_len((const u32a *)c->cur_dp->host, idx, false)
+                                        : n & ~BLEN_NOENTRY;
         /* first entry of the block: the translating tier counts its entries */
         if (c->m->jit) {
             jit_install(c, c->cur_dp, idx);

@@ -53,6 +53,9 @@ typedef struct dinsn {
 /* Decoded copy of one physical page of code. */
 /* Block length not computed yet; larger than any budget cpu_exec takes. */
 #define BLEN_UNKNOWN 0xFFFFFFFFu
+/* A length kept for a word that is no block entry (a resume point, cpu.c):
+ * larger than any budget too, so that entering it goes through enter_slow. */
+#define BLEN_NOENTRY 0x80000000u
 #define BUDGET_MAX 0x7FFFFFFF
 
 struct jblock;
