@@ -168,6 +168,28 @@ static void emit_raise(tctx *t, uint32_t kinfo, uint32_t code)
     patch(&t->e, jmp32(&t->e), t->exit);
 }
 
+/* A system instruction as a call of its helper(cpu, kinfo, spec): the
+ * guest registers written back before, reloaded after; a non-zero result
+ * leaves host code (an exception, or a change the run loop must see).
+ * dst: the guest register the helper wrote (0: none). */
+static void emit_helper_call(tctx *t, const void *helper, uint32_t kinfo, uint32_t spec,
+                             unsigned dst)
+{
+    em *e = &t->e;
+
+    writeback(t, t->dirty);
+    emit_self(t, RCX);
+    op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+    mov_ri(e, RSI, kinfo);
+    mov_ri(e, RDX, spec);
+    call_abs(e, helper);
+    op_r(e, 0, 0x85, 1, RAX, RAX);
+    patch(e, jcc(e, CC_NE), t->exit);
+    reload(t);
+    if (is_cached(t, dst))
+        t->dirty |= 1u << dst;
+}
+
 /* Translate one non-branch word; false: not translated (the block ends). */
 bool jit_emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *ends)
 {
@@ -393,42 +415,18 @@ bool jit_emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *e
     case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
         jit_emit_mem(t, op, d, kinfo);
         return true;
-    case OP_mfc0: /* a helper call: exception entry and exit code stays here */
-        writeback(t, t->dirty);
-        emit_self(t, RCX);
-        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
-        mov_ri(e, RSI, kinfo);
-        mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
-        call_abs(e, (const void *)jit_h_mfc0);
-        op_r(e, 0, 0x85, 1, RAX, RAX);
-        patch(e, jcc(e, CC_NE), t->exit);
-        reload(t);
-        if (is_cached(t, d->rt))
-            t->dirty |= 1u << d->rt;
+    case OP_mfc0: /* helper calls: exception entry and exit code stays here */
+        emit_helper_call(t, (const void *)jit_h_mfc0, kinfo,
+                         (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16, d->rt);
         return true;
     case OP_mtc0: case OP_mtc2:
-        writeback(t, t->dirty);
-        emit_self(t, RCX);
-        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
-        mov_ri(e, RSI, kinfo);
-        mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
-        call_abs(e, op == OP_mtc0 ? (const void *)jit_h_mtc0 : (const void *)jit_h_mtc2);
-        op_r(e, 0, 0x85, 1, RAX, RAX);
-        patch(e, jcc(e, CC_NE), t->exit);
-        reload(t);
+        emit_helper_call(t, op == OP_mtc0 ? (const void *)jit_h_mtc0 : (const void *)jit_h_mtc2,
+                         kinfo, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16,
+                         0);
         return true;
-    case OP_di: case OP_ei: /* Status.IE: helper calls, as for mtc0 */
-        writeback(t, t->dirty);
-        emit_self(t, RCX);
-        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
-        mov_ri(e, RSI, kinfo);
-        mov_ri(e, RDX, (uint32_t)d->rt | (op == OP_ei ? 1u << 8 : 0));
-        call_abs(e, (const void *)jit_h_diei);
-        op_r(e, 0, 0x85, 1, RAX, RAX);
-        patch(e, jcc(e, CC_NE), t->exit);
-        reload(t);
-        if (is_cached(t, d->rt))
-            t->dirty |= 1u << d->rt;
+    case OP_di: case OP_ei: /* Status.IE */
+        emit_helper_call(t, (const void *)jit_h_diei, kinfo,
+                         (uint32_t)d->rt | (op == OP_ei ? 1u << 8 : 0), d->rt);
         return true;
     case OP_ll: case OP_sc: {
         unsigned dst = op == OP_ll ? d->rt : d->rd;
