@@ -188,6 +188,16 @@ static inline uint32_t hdone(cpu_t *c, uint32_t kinfo)
     return ((k + 1) << 2) | JIT_LEAVE;
 }
 
+/* A coprocessor instruction in user mode without Status.CU<cu>: the
+ * Coprocessor Unusable exception raised, as the interpreter's NEED_CU0/2. */
+static inline bool cop_unusable(cpu_t *c, unsigned cu)
+{
+    if (!c->mode || (c->status & (ST_CU0 << cu)))
+        return false;
+    cpu_exception(c, EXC_CPU, (int)cu);
+    return true;
+}
+
 uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code)
 {
     STAT(c, J_H_RAISE);
@@ -202,10 +212,8 @@ uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
 {
     STAT(c, J_H_MFC0);
     uint32_t k = hsync(c, kinfo);
-    if (c->mode && !(c->status & ST_CU0)) {
-        cpu_exception(c, EXC_CPU, 0);
+    if (cop_unusable(c, 0))
         return ((k + 1) << 2) | JIT_EXC;
-    }
     c->r[spec & 0xFF] = cp0_read(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16));
     return 0;
 }
@@ -218,10 +226,8 @@ uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
     STAT(c, J_H_MTC0);
     uint32_t k = hsync(c, kinfo);
     int mode = c->mode;
-    if (c->mode && !(c->status & ST_CU0)) {
-        cpu_exception(c, EXC_CPU, 0);
+    if (cop_unusable(c, 0))
         return ((k + 1) << 2) | JIT_EXC;
-    }
     cp0_write(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16), c->r[spec & 0xFF]);
     if (c->mode != mode || cpu_irq_pending(c))
         c->exit_req = true;
@@ -234,10 +240,8 @@ uint32_t jit_h_mtc2(cpu_t *c, uint32_t kinfo, uint32_t spec)
 {
     STAT(c, J_H_MTC2);
     uint32_t k = hsync(c, kinfo);
-    if (c->mode && !(c->status & ST_CU2)) {
-        cpu_exception(c, EXC_CPU, 2);
+    if (cop_unusable(c, 2))
         return ((k + 1) << 2) | JIT_EXC;
-    }
     unsigned rd = (spec >> 8) & 0xFF;
     int r = mmu_cp2_write(c, (int)rd, c->r[spec & 0xFF]);
     if (r) {
@@ -253,10 +257,8 @@ uint32_t jit_h_diei(cpu_t *c, uint32_t kinfo, uint32_t spec)
 {
     STAT(c, J_H_DIEI);
     uint32_t k = hsync(c, kinfo);
-    if (c->mode && !(c->status & ST_CU0)) {
-        cpu_exception(c, EXC_CPU, 0);
+    if (cop_unusable(c, 0))
         return ((k + 1) << 2) | JIT_EXC;
-    }
     uint32_t s = c->status;
     bool ei = (spec >> 8) != 0;
     c->status = ei ? s | ST_IE : s & ~ST_IE;

@@ -20,7 +20,6 @@ Three groups:
   network that does not work fails these tests; without one they skip.
 """
 import hashlib
-import http.server
 import importlib
 import os
 import re
@@ -34,6 +33,7 @@ import threading
 import pytest
 
 from guest import EMU, guest_kernel, without_kernel_messages
+from hostnet import BlobServer
 from kbuild import ROOT, SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
@@ -309,31 +309,6 @@ def test_ping_over_the_loopback(kernel, applets):
 
 # ------------------------------------------------------------- end to end
 
-class BlobServer(http.server.ThreadingHTTPServer):
-    """An HTTP server on 127.0.0.1 serving one random file at /blob."""
-
-    def __init__(self, size):
-        self.blob = os.urandom(size)
-        self.requests = []
-        blob, requests = self.blob, self.requests
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                requests.append(self.path)
-                if self.path != "/blob":
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(blob)))
-                self.end_headers()
-                self.wfile.write(blob)
-
-            def log_message(self, *args):
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-
 class HashServer(socketserver.ThreadingTCPServer):
     """A TCP server on 127.0.0.1 that reads a connection to its end and
     answers "<bytes> <sha256>": what each of the guest's connections sent."""
@@ -366,7 +341,7 @@ class Network:
 
     def __init__(self, k):
         self.k = k
-        self.http = serve(BlobServer(1 << 20))
+        self.http = serve(BlobServer(os.urandom(1 << 20)))
         self.hashes = serve(HashServer())
         self.ssh_port = run_net.free_port()
         self.http_port = self.http.server_address[1]
