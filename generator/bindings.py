@@ -219,28 +219,33 @@ def check_properties(spec, bindings: dict[str, Binding], layer_names: list[str])
                 doc = f" ({prop.doc})" if prop.doc else ""
                 diags.append(spec.diag(base, f"missing required property '{prop.name}'{doc} of "
                                              f"device '{dev['name']}' ({b.compatible}, {b.where})"))
+    # Each controller's inputs against the interrupts of the devices it serves:
+    # those naming it as interrupt_parent, and those naming none for the first.
     ics = [(i, d) for i, d in enumerate(devices) if d is not None and d["interrupt_controller"]]
-    if len(ics) == 1:
-        i, ic = ics[0]
+    for order, (i, ic) in enumerate(ics):
         b = binding_of(bindings, ic)
         if b is None and ic.get("properties"):
-            pass  # its properties are refused above: one error is enough
-        elif b is None or b.interrupt_inputs is None:
+            continue  # its properties are refused above: one error is enough
+        if b is None or b.interrupt_inputs is None:
             diags.append(spec.diag(f"platform.devices[{i}]", f"interrupt controller '{ic['name']}':"
                                    " no layer says how many interrupt inputs it has\nfix: the layer "
                                    "driving it names the property that counts them "
                                    f"(bindings: {ic['compatible'][0]}: interrupt_inputs:)"))
-        else:
-            key = b.interrupt_inputs
-            n = (ic.get("properties") or {}).get(key)
-            if _is_int(n):
-                for k, dev in enumerate(devices):
-                    for j, irq in enumerate((dev or {}).get("interrupts") or []):
-                        if irq is not None and irq >= n:
-                            diags.append(spec.diag(
-                                f"platform.devices[{k}].interrupts[{j}]",
-                                f"HWI {irq} of '{dev['name']}' does not exist: interrupt controller "
-                                f"'{ic['name']}' has {key} {n} (HWI 0..{n - 1})"))
+            continue
+        key = b.interrupt_inputs
+        n = (ic.get("properties") or {}).get(key)
+        if not _is_int(n):
+            continue
+        for k, dev in enumerate(devices):
+            parent = (dev or {}).get("interrupt_parent")
+            if parent != ic["name"] and (parent or order):
+                continue
+            for j, irq in enumerate((dev or {}).get("interrupts") or []):
+                if irq is not None and irq >= n:
+                    diags.append(spec.diag(
+                        f"platform.devices[{k}].interrupts[{j}]",
+                        f"input {irq} of '{dev['name']}' does not exist: interrupt controller "
+                        f"'{ic['name']}' has {key} {n} (inputs 0..{n - 1})"))
     if diags:
         raise SpecError(diags)
 

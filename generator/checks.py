@@ -426,6 +426,55 @@ def cells_fit(d, report):
                    f"#size-cells = {p['size_cells']}")
 
 
+# --- Cluster mesh (docs/multicluster.md) --------------------------------------
+
+
+@rule
+def mesh_shape(d, report):
+    p = d["platform"]
+    m = p["mesh"]
+    if not m or not m["columns"] or not m["rows"]:
+        return
+    clusters = m["columns"] * m["rows"]
+    count = p["cpus"]["count"]
+    if isinstance(count, int) and clusters > 1:
+        if count % clusters:
+            report("platform.cpus.count", f"{count} CPUs cannot be shared evenly by the "
+                   f"{m['columns']} x {m['rows']} = {clusters} clusters of platform.mesh\n"
+                   "why: every cluster has the same number of CPUs")
+    io = m["io_cluster"] or {}
+    for axis, size, name in (("x", m["columns"], "columns"), ("y", m["rows"], "rows")):
+        if isinstance(io.get(axis), int) and io[axis] >= size:
+            report(f"platform.mesh.io_cluster.{axis}", f"the I/O cluster's {axis} = "
+                   f"{io[axis]} is outside the mesh ({name}: {size}, so 0..{size - 1})")
+    if clusters == 1:
+        return
+    for label, path, base, size in _regions(d):
+        if base + size > 1 << 32:
+            report(f"{path}.base", f"{label} [{h(base)}, {h(base + size)}) is not inside "
+                   "a cluster's 32-bit local address space\nwhy: with platform.mesh, RAM "
+                   "banks and devices are given by their local address, the cluster's "
+                   "coordinates make the upper 8 bits")
+    pab = d["mmu"]["phys_addr_bits"]
+    top = ((m["columns"] - 1) << 4 | (m["rows"] - 1)) << 32
+    if isinstance(pab, int) and top >= 1 << pab:
+        report("platform.mesh.columns", f"cluster ({m['columns'] - 1},{m['rows'] - 1}) "
+               f"starts at {h(top)}, outside the {pab}-bit physical address space "
+               "(mmu.phys_addr_bits)")
+
+
+@rule
+def interrupt_parents_exist(d, report):
+    controllers = {dev["name"] for dev in d["platform"]["devices"]
+                   if dev is not None and dev["interrupt_controller"]}
+    for i, dev in enumerate(d["platform"]["devices"]):
+        if dev is not None and dev["interrupt_parent"] and \
+                dev["interrupt_parent"] not in controllers:
+            report(f"platform.devices[{i}].interrupt_parent",
+                   f"'{dev['interrupt_parent']}' is not an interrupt controller of the board "
+                   f"(those are: {', '.join(sorted(controllers)) or 'none'})")
+
+
 @rule
 def device_names_unique(d, report):
     first: dict[str, int] = {}
@@ -445,12 +494,19 @@ def one_interrupt_controller(d, report):
     devs = d["platform"]["devices"]
     ics = [i for i, dev in enumerate(devs) if dev is not None and dev["interrupt_controller"]]
     if not ics:
-        report("platform.devices", "no device has interrupt_controller: true (exactly one is "
-               "required)\nwhy: device interrupts and the timer are routed through it")
+        report("platform.devices", "no device has interrupt_controller: true (the board needs "
+               "one)\nwhy: device interrupts and the timer are routed through it")
+    # The first is the board's: the CPUs' own lines come from it and it is every
+    # device's interrupt parent unless the device names another one. Another
+    # controller (a cascaded one) serves only the devices
+    # that name it.
+    named = {dev["interrupt_parent"] for dev in devs if dev is not None}
     for i in ics[1:]:
-        report(f"platform.devices[{i}].interrupt_controller",
-               f"a second interrupt controller (the first is "
-               f"'{devs[ics[0]]['name']}'); exactly one is supported")
+        if devs[i]["name"] not in named:
+            report(f"platform.devices[{i}].interrupt_controller",
+                   f"a second interrupt controller that no device names as its "
+                   f"interrupt_parent (the board's is '{devs[ics[0]]['name']}')\n"
+                   "why: every device without an interrupt_parent uses the first one")
     # How many inputs it has is one of its properties, which the layer driving
     # it declares; generator.bindings checks the interrupts against it.
 

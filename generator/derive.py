@@ -92,6 +92,11 @@ SPEC_VALUES: tuple[SpecValue, ...] = (
               "little-endian mips32)",
               lambda d: list(CROSS_PREFIXES.get((d["isa"]["family"], d["isa"]["endianness"]), []))
               if _endian(d) else None, ("isa.endianness", "isa.family")),
+    SpecValue("platform.mesh.cpus_per_cluster", "derived",
+              "platform.cpus.count / (mesh.columns x mesh.rows)",
+              lambda d: d["platform"]["cpus"]["count"]
+              // (d["platform"]["mesh"]["columns"] * d["platform"]["mesh"]["rows"]),
+              ("platform.cpus.count", "platform.mesh.columns", "platform.mesh.rows")),
 )
 SPEC_VALUES_BY_PATH = {v.path: v for v in SPEC_VALUES}
 
@@ -218,6 +223,59 @@ def _syscall_register_classes(sc: dict[str, Any]) -> dict[str, Any]:
     return {**out, "clobbers_hi": "hi" in clobbers, "clobbers_lo": "lo" in clobbers}
 
 
+#: Address bits above a cluster's 32-bit local space: cluster_xy = PA >> 32.
+CLUSTER_SHIFT = 32
+#: CPU hardware id = cluster_xy << CPU_LOCAL_BITS | local index (EBase[11:0]).
+CPU_LOCAL_BITS = 4
+
+
+def cluster_xy(x: int, y: int) -> int:
+    """The cluster's 8-bit coordinate: X in bits 7..4, Y in bits 3..0."""
+    return (x << 4) | y
+
+
+def mesh(platform: dict[str, Any]) -> dict[str, Any]:
+    """The clusters of the platform (one when it has no ``mesh``), in node order.
+
+    Node ``nid = x * rows + y``: ascending physical addresses. Each cluster
+    lists its CPUs' hardware ids, its RAM banks and its devices at absolute
+    physical addresses; a device that is not ``per_cluster`` is only in the
+    I/O cluster. Distances are 10 x (1 + mesh hops).
+    """
+    m = platform["mesh"] or {"columns": 1, "rows": 1, "io_cluster": {"x": 0, "y": 0}}
+    cols, rows = m["columns"], m["rows"]
+    count = cols * rows
+    per_cluster = platform["cpus"]["count"] // count
+    io = (m["io_cluster"]["x"], m["io_cluster"]["y"])
+    clusters = []
+    for x in range(cols):
+        for y in range(rows):
+            xy = cluster_xy(x, y)
+            offset = xy << CLUSTER_SHIFT
+            nid = len(clusters)
+            clusters.append({
+                "x": x, "y": y, "xy": xy, "nid": nid, "offset": offset,
+                "io": (x, y) == io,
+                "cpus": [{"logical": nid * per_cluster + i, "hwid": (xy << CPU_LOCAL_BITS) | i}
+                         for i in range(per_cluster)],
+                "memory": [{"base": offset + b["base"], "size": b["size"]}
+                           for b in sorted(platform["memory"], key=lambda b: b["base"])],
+                "devices": [dict(dev, base=offset + dev["base"],
+                                 label=dev["name"] if nid == 0 or not dev["per_cluster"]
+                                 else f"{dev['name']}_{x}_{y}")
+                            for dev in platform["devices"] if dev["base"] is not None
+                            and (dev["per_cluster"] or (x, y) == io)],
+            })
+    return {
+        "columns": cols, "rows": rows, "clusters": clusters, "multi": count > 1,
+        "cpus_per_cluster": per_cluster,
+        "io_cluster": next(c for c in clusters if c["io"]),
+        "cpus": [cpu for c in clusters for cpu in c["cpus"]],
+        "distances": [[10 * (1 + abs(a["x"] - b["x"]) + abs(a["y"] - b["y"]))
+                       for b in clusters] for a in clusters],
+    }
+
+
 def derive(spec: dict[str, Any]) -> dict[str, Any]:
     """Compute the ``derived`` template variable from the normalized spec."""
     isa, abi, mmu, layout, platform = (spec[k] for k in ("isa", "abi", "mmu", "layout", "platform"))
@@ -332,6 +390,7 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
     d["devices_by_name"] = {dev["name"]: dev for dev in devices}
     d["irq_controller"] = next((dev for dev in devices if dev["interrupt_controller"]), None)
     d["stdout_device"] = next((dev for dev in devices if dev["stdout"]), None)
+    d["mesh"] = mesh(platform)
 
     # --- CP0
     cp0 = isa["cp0"]

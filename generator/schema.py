@@ -514,6 +514,13 @@ DEVICE = Map(doc="one memory-mapped device", fields={
                     required=False, min=1),
     "interrupt_controller": Bool(doc="this is the interrupt controller", default=False),
     "interrupts": List(doc="HWI inputs used", item=Int(min=0), default=[]),
+    "interrupt_parent": Str(doc="the interrupt controller the interrupts go to, by device "
+                                "name (absent: the board's first interrupt controller)",
+                            required=False, pattern=DT_NODE_NAME,
+                            pattern_doc="a device-tree node name"),
+    "per_cluster": Bool(doc="with platform.mesh: one in every cluster, at the same local "
+                            "address (otherwise the device is in the I/O cluster only)",
+                        default=False),
     "stdout": Bool(doc="the console (chosen/stdout-path)", default=False),
     "properties": Table(doc="device-specific values, like device-tree bindings: the layer "
                             "driving the device declares them (bindings: in its layer.yaml: "
@@ -530,8 +537,21 @@ PLATFORM = Map(doc="the board", fields={
     "address_cells": Int(doc="#address-cells", min=1, max=2),
     "size_cells": Int(doc="#size-cells", min=1, max=2),
     "clock_hz": Int(doc="CPU/timer clock", min=1),
+    "mesh": Map(doc="a 2D mesh of clusters, each a copy of the board's local map (its RAM "
+                    "banks and per_cluster devices) at (x << 4 | y) << 32 (absent: one "
+                    "cluster); see docs/multicluster.md", required=False, fields={
+        "columns": Int(doc="clusters along X (address bits 39..36)", min=1, max=16),
+        "rows": Int(doc="clusters along Y (address bits 35..32)", min=1, max=16),
+        "cpus_per_cluster": Derived(doc="CPUs in each cluster"),
+        "io_cluster": Map(doc="the cluster holding the devices that are not per_cluster",
+                          default={"x": 0, "y": 0}, fields={
+            "x": Int(doc="column", min=0, max=15, default=0),
+            "y": Int(doc="row", min=0, max=15, default=0),
+        }),
+    }),
     "cpus": Map(doc="processors", fields={
-        "count": Int(doc="number of CPUs", min=1),
+        "count": Int(doc="number of CPUs (with a mesh: in all, the same number in every "
+                         "cluster)", min=1),
         "compatible": Str(doc="CPU compatible string", pattern=DT_COMPATIBLE,
                           pattern_doc="a 'vendor,model' string"),
     }),

@@ -54,8 +54,8 @@ def test_interrupts_counted_by_the_binding(proj):
     proj.edit("        hwi_count: 3", "        hwi_count: 1")
     err = spec_errors(proj)
     expect(err, proj, "interrupts: [1]", "platform.devices[2].interrupts[0]",
-           "HWI 1 of 'blockdevice' does not exist: interrupt controller 'xicu' has "
-           "hwi_count 1 (HWI 0..0)")
+           "input 1 of 'blockdevice' does not exist: interrupt controller 'xicu' has "
+           "hwi_count 1 (inputs 0..0)")
 
 
 def test_property_error_in_a_delta_names_the_delta(proj):

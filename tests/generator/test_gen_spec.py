@@ -307,14 +307,14 @@ CASES = {
         ["device 'simhelper' [0x100000, 0x100018) overlaps RAM bank 0 [0x0, 0x10000000)"]),
     "interrupt beyond hwi_count": (
         "interrupts: [1]", "interrupts: [3]", "interrupts: [3]", "platform.devices[2].interrupts[0]",
-        ["HWI 3 of 'blockdevice' does not exist: interrupt controller 'xicu' has hwi_count 3"]),
+        ["input 3 of 'blockdevice' does not exist: interrupt controller 'xicu' has hwi_count 3"]),
     "no interrupt controller": (
         "interrupt_controller: true", "interrupt_controller: false", "devices:", "platform.devices",
-        ["no device has interrupt_controller: true (exactly one is required)"]),
+        ["no device has interrupt_controller: true (the board needs one)"]),
     "two interrupt controllers": (
         "      stdout: true", "      stdout: true\n      interrupt_controller: true",
         ("interrupt_controller: true", 2), "platform.devices[1].interrupt_controller",
-        ["a second interrupt controller (the first is 'xicu')"]),
+        ["a second interrupt controller that no device names as its interrupt_parent"]),
     "no stdout": (
         "stdout: true", "stdout: false", "devices:", "platform.devices",
         ["no device has stdout: true (exactly one is required)"]),
