@@ -16,8 +16,10 @@
  * is acked, so it does not produce events (an idle guest with a masked
  * timer is hung, not spinning).
  *
- * HWI inputs are the other devices' outputs (machine_hwi_lines()); output
- * 4*i + j drives line j of the CPU with hardware id i (cpu_lines).
+ * There is one per cluster (docs/multicluster.md).  HWI inputs are the
+ * outputs of the devices wired to it (machine_hwi_lines()); output 4*l + j
+ * drives line j of the CPU of local id l in its cluster (cpu_lines).  WTIs
+ * are written by any CPU of any cluster, and by the IOPIC.
  */
 #include <libfdt.h>
 #include <stdlib.h>
@@ -77,7 +79,7 @@ static uint32_t out_level(xicu_t *x, unsigned k, uint32_t hwi)
 static uint32_t xicu_outputs(void *dev)
 {
     xicu_t *x = dev;
-    uint32_t hwi = machine_hwi_lines(x->m);
+    uint32_t hwi = machine_hwi_lines(x->m, x);
     uint32_t lines = 0;
     if (!hwi && !x->pti_pending && !x->wti_pending)
         return 0; /* the common case, checked between every two CPU slots */
@@ -131,7 +133,7 @@ static int xicu_read(void *dev, uint32_t off, uint32_t *val)
     }
     if (idx >= x->n_out)
         return -1;
-    uint32_t hwi = machine_hwi_lines(x->m);
+    uint32_t hwi = machine_hwi_lines(x->m, x);
     switch (func) {
     case XICU_MSK_PTI: *val = x->msk_pti[idx]; return 0;
     case XICU_MSK_PTI_DISABLE: *val = x->msk_pti[idx] & x->pti_pending; return 0;
@@ -256,20 +258,34 @@ static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *e
         return NULL;
     }
     x->m = m;
-    /* linux_monocluster: one PTI and one WTI per CPU, 3 HWI, 4 outputs per
-     * CPU (reference 3.2), unless the device tree gives the counts; more
-     * HWIs if the device tree wires devices beyond the count. */
-    unsigned n = (unsigned)m->ncpus;
+    /* linux_monocluster: one PTI and one WTI per CPU of its cluster, 3 HWI,
+     * 4 outputs per CPU (reference 3.2), unless the device tree gives the
+     * counts; more HWIs if the device tree wires devices beyond the count.
+     * With an IOPIC, 32 WTIs (those from 4 up are the IOPIC's). */
+    unsigned n = 0, cl = PA_CLUSTER(d->base);
+    int self = (int)(d - m->plat.dev), first = -1;
+    bool iopic = false;
+    for (int i = 0; i < m->ncpus; i++)
+        n += m->cpus[i].cluster == cl;
+    for (int i = 0; i < m->plat.ndev; i++) {
+        if (first < 0 && m->plat.dev[i].type->cpu_lines)
+            first = i;
+        iopic |= m->plat.dev[i].type->route_irqs != NULL;
+    }
     x->n_pti = count_of(fdt, d->node, 0, n);
     x->n_hwi = count_of(fdt, d->node, 1, 3);
-    x->n_wti = count_of(fdt, d->node, 2, n);
+    x->n_wti = count_of(fdt, d->node, 2, iopic ? XICU_MAX : n);
     x->n_out = XICU_OUTPUTS_PER_CPU * n;
-    for (int i = 0; i < m->plat.ndev; i++)
+    for (int i = 0; i < m->plat.ndev; i++) {
+        int p = m->plat.dev[i].irq_parent;
+        if (p != self && !(p < 0 && first == self))
+            continue;
         for (int j = 0; j < m->plat.dev[i].nirq; j++) {
             int h = m->plat.dev[i].irq[j];
             if (h >= 0 && h < XICU_MAX && (unsigned)h + 1 > x->n_hwi)
                 x->n_hwi = (unsigned)h + 1;
         }
+    }
     return x;
 }
 
@@ -290,4 +306,5 @@ const temu_device_type xicu_device = {
     .write = xicu_write,
     .service = xicu_service,
     .cpu_lines = xicu_outputs,
+    .per_node = 1,
 };

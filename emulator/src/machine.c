@@ -55,30 +55,67 @@ static uint64_t now_ns(void)
 
 /* ------------------------------------------------------------ IRQ wiring */
 
-uint32_t machine_hwi_lines(machine *m)
+uint32_t machine_hwi_lines(machine *m, const void *intc)
 {
     uint32_t h = 0;
     for (const dev_irq *p = m->irq, *end = p + m->nirq; p != end; p++)
-        for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
-            h |= p->hwi[__builtin_ctz(l)];
+        if (p->parent == intc)
+            for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
+                h |= p->hwi[__builtin_ctz(l)];
     return h;
 }
 
-/* Interrupt controller output (4*i + j) drives the IRQ line j =
- * Cause.IP(2+j) of the CPU whose hardware id is i. */
+int machine_hwi_wired(const machine *m, const void *intc)
+{
+    for (int i = 0; i < m->nirq; i++)
+        if (m->irq[i].parent == intc)
+            return 1;
+    return 0;
+}
+
+int machine_route_write(machine *m, uint64_t pa, uint32_t val)
+{
+    if (bus_ram_bank(m, pa))
+        return bus_dma_write(m, pa & ~3ull, &val, 4);
+    return bus_mmio_write(m, pa, 0xF, val);
+}
+
+int machine_route_read(machine *m, uint64_t pa, uint32_t *val)
+{
+    if (bus_ram_bank(m, pa))
+        return bus_dma_read(m, pa & ~3ull, val, 4);
+    return bus_mmio_read(m, pa, val);
+}
+
+/* The routers first (their writes change the controllers' inputs), then
+ * every cluster's controller: output (4*l + j) drives the IRQ line j =
+ * Cause.IP(2+j) of the CPU of local id l in its cluster. */
 void machine_update_irqs(machine *m)
 {
-    uint32_t outs = m->intc ? m->intc_lines(m->intc) : 0;
-    if (outs == m->irq_outs && m->irq_outs_valid)
-        return; /* Cause.IP7..2 are read-only: nothing to redo */
-    m->irq_outs = outs;
+    for (int i = 0; i < m->nrouter; i++)
+        m->router[i].fn(m->router[i].dev);
+    bool all = !m->irq_outs_valid;
     m->irq_outs_valid = true;
-    for (int i = 0; i < m->ncpus; i++) {
-        cpu_t *c = &m->cpus[i];
-        uint32_t lines = c->id < 8 ? (outs >> (4 * c->id)) & 0xF : 0;
-        c->lines = lines;
-        c->cause = (c->cause & ~0xFC00u) | (lines << 10) | (pmu_cause_bits(c) & 0xFC00u);
+    for (intc_out *ic = m->intc, *end = ic + m->nintc; ic != end; ic++) {
+        uint32_t outs = ic->fn(ic->dev);
+        if (outs == ic->last && !all)
+            continue; /* Cause.IP7..2 are read-only: nothing to redo */
+        ic->last = outs;
+        for (unsigned l = 0; l < MAX_CPUS_PER_CLUSTER; l++) {
+            cpu_t *c = ic->cpu[l];
+            if (!c)
+                continue;
+            uint32_t lines = (outs >> (4 * l)) & 0xF;
+            c->lines = lines;
+            c->cause = (c->cause & ~0xFC00u) | (lines << 10) | (pmu_cause_bits(c) & 0xFC00u);
+        }
     }
+    if (all && !m->nintc)
+        for (int i = 0; i < m->ncpus; i++) {
+            cpu_t *c = &m->cpus[i];
+            c->lines = 0;
+            c->cause = (c->cause & ~0xFC00u) | (pmu_cause_bits(c) & 0xFC00u);
+        }
 }
 
 void machine_stop(machine *m, int kind, uint32_t value)
@@ -111,18 +148,24 @@ void *machine_device(const machine *m, const temu_device_type *t)
     return NULL;
 }
 
-/* An instance for the first node of each device type, its register window
- * and its hooks in the run loop's arrays. */
+/* An instance for the first node of each device type (for every node of a
+ * per_node type: the XICUs, one per cluster), its register window and its
+ * hooks in the run loop's arrays; then the interrupt wiring: each device's
+ * outputs to its interrupt parent, each controller's outputs to the CPUs of
+ * its cluster. */
 static int create_devices(machine *m, const char *dname, char *err, size_t errlen)
 {
+    void *inst[MAX_DEVS] = {0};
+    void *first_intc = NULL;
     for (int i = 0; i < m->plat.ndev; i++) {
         const dev_desc *d = &m->plat.dev[i];
         const temu_device_type *t = d->type;
-        if (machine_device(m, t))
+        if (!t->per_node && machine_device(m, t))
             continue;
         void *dev = t->create(m, d, m->dtb, err, errlen);
         if (!dev)
             return -1;
+        inst[i] = dev;
         m->dev[m->ndev++] = (dev_inst){t, d, dev};
         mmio_region r = {d->base, d->size, t->name, dev, t->read, t->write};
         bus_add_mmio(m, &r);
@@ -134,11 +177,33 @@ static int create_devices(machine *m, const char *dname, char *err, size_t errle
                 m->irq[m->nirq].hwi[j] = d->irq[j] >= 0 ? 1u << d->irq[j] : 0;
             m->nirq++;
         }
-        if (t->cpu_lines && !m->intc) {
-            m->intc_lines = t->cpu_lines;
-            m->intc = dev;
+        if (t->route_irqs && m->nrouter < (int)(sizeof m->router / sizeof m->router[0])) {
+            m->router[m->nrouter].fn = t->route_irqs;
+            m->router[m->nrouter++].dev = dev;
+        }
+        if (t->cpu_lines) {
+            intc_out *ic = &m->intc[m->nintc++];
+            unsigned cl = PA_CLUSTER(d->base);
+            ic->fn = t->cpu_lines;
+            ic->dev = dev;
+            for (int k = 0; k < m->ncpus; k++) {
+                cpu_t *c = &m->cpus[k];
+                unsigned l = c->id & ((1u << CPU_LOCAL_BITS) - 1);
+                if (c->cluster == cl && l < MAX_CPUS_PER_CLUSTER)
+                    ic->cpu[l] = c;
+            }
+            if (!first_intc)
+                first_intc = dev;
         }
     }
+    /* wiring: a device's `interrupts` go to its interrupt-parent (platform.c
+     * found it), else to the first interrupt controller */
+    for (int k = 0; k < m->nirq; k++)
+        for (int i = 0; i < m->plat.ndev; i++)
+            if (inst[i] == m->irq[k].dev) {
+                int p = m->plat.dev[i].irq_parent;
+                m->irq[k].parent = p >= 0 && inst[p] ? inst[p] : first_intc;
+            }
     for (const temu_device_type *const *t = device_types; *t; t++)
         if ((*t)->missing && !machine_device(m, *t) && (*t)->missing(m, dname, err, errlen))
             return -1;
@@ -193,9 +258,11 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
         m->cpus[i].m = m;
         m->cpus[i].idx = (unsigned)i;
         m->cpus[i].id = m->plat.cpu_id[i];
+        m->cpus[i].cluster = m->plat.cpu_id[i] >> CPU_LOCAL_BITS;
     }
     m->dbg = &m->cpus[0];
     m->quantum = cfg.quantum ? cfg.quantum : TEMU_DEFAULT_QUANTUM;
+    m->remote_latency = cfg.remote_latency;
     m->randomize = cfg.randomize != 0;
     m->rng = cfg.seed ^ 0x9E3779B97F4A7C15ull;
     if (bus_init_ram(m, err, errlen))
@@ -742,6 +809,13 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
 #else
         cpu_exec(c, (int64_t)budget);
 #endif
+        if (c->stall) {
+            /* remote accesses' latency (-remote-latency): time passes,
+             * instructions do not (insns = cycles - idle_cycles) */
+            c->cycles += c->stall;
+            c->idle_cycles += c->stall;
+            c->stall = 0;
+        }
         if (c->cycles >= c->pmu_next)
             pmu_sync(c); /* a counter may have overflowed: its interrupt */
         machine_now(m); /* the shared time follows the CPU that ran */
@@ -958,6 +1032,19 @@ const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa)
 uint32_t temu_clock_hz(const temu *e) { return e->m.plat.clock_hz; }
 
 int temu_dtb_cpus(const temu *e) { return e->m.plat.ncpus; }
+
+int temu_cluster_counts(const temu *e, unsigned cl, uint64_t *local, uint64_t *remote)
+{
+    const machine *m = &e->m;
+    int n = 0;
+    if (cl >= MAX_CLUSTERS)
+        return 0;
+    for (int i = 0; i < m->ncpus; i++)
+        n += m->cpus[i].cluster == cl;
+    *local = m->acc_local[cl];
+    *remote = m->acc_remote[cl];
+    return n;
+}
 
 void temu_describe(const temu *e, char *buf, size_t len)
 {

@@ -188,8 +188,12 @@ uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
         goto fail;
     }
     if (se) {
-        /* Hardware sets L on refill and D on the first write (CAS on the PTE). */
-        uint32_t nf = flags | PTE_L | (acc == ACC_WRITE ? PTE_D : 0);
+        /* Hardware sets L on refill when the page's memory is in the
+         * accessing CPU's cluster, R otherwise (TSAR README; the SoCLib
+         * model only ever sets L, being single-cluster in this respect),
+         * and D on the first write (CAS on the PTE). */
+        uint32_t loc = PA_CLUSTER(phys) == c->cluster ? PTE_L : PTE_R;
+        uint32_t nf = flags | loc | (acc == ACC_WRITE ? PTE_D : 0);
         if (nf != flags) {
             *fp = nf;
             uint64_t fpa = fb->base + (uint64_t)((uint8_t *)fp - fb->mem);
