@@ -45,11 +45,13 @@ static const char *prog = "tsar-emu";
 static void print_clusters(temu *e)
 {
     int ncl = 0;
-    uint64_t lo, re;
-    for (unsigned cl = 0; cl < 256; cl++)
+    uint64_t lo, re, remote = 0;
+    for (unsigned cl = 0; cl < 256; cl++) {
         ncl += temu_cluster_counts(e, cl, &lo, &re) > 0;
-    if (ncl < 2)
-        return;
+        remote += re;
+    }
+    if (ncl < 2 && !remote)
+        return; /* one cluster using its own memory: nothing to say */
     for (unsigned cl = 0; cl < 256; cl++) {
         int n = temu_cluster_counts(e, cl, &lo, &re);
         if (n)
