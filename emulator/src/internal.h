@@ -372,6 +372,11 @@ typedef struct machine {
     uint64_t rng;
     cpu_t *slot_cpu;       /* CPU owning the current slot */
     uint64_t slot_end;     /* its local time at which the slot ends */
+    /* the slot's CPU is the only runnable one: its slot has no end until
+     * another CPU wakes, which then ends it where the quantum grid from
+     * slot_start would have (idle CPUs cost no scheduling passes) */
+    bool slot_alone;
+    uint64_t slot_start;
 
     /* page-table pages marked since the last full flush */
     uint64_t *pt_list;

@@ -372,6 +372,7 @@ static void reset_all(machine *m)
     for (int i = 0; i < m->ncpus; i++)
         cpu_reset(&m->cpus[i]);
     m->slot_cpu = NULL;
+    m->slot_alone = false;
     m->irq_outs_valid = false; /* Cause was cleared: set the lines again */
     /* the host polls (and the spin check) follow the reset, not the run's
      * history: the same state after a reset runs the same way */
@@ -651,11 +652,16 @@ static cpu_t *pick_cpu(machine *m)
     int n = m->ncpus;
     int start = m->slot_cpu ? (int)m->slot_cpu->idx + 1 : 0;
     cpu_t *best = NULL;
+    int runnable = 0;
     for (int k = 0; k < n; k++) {
         cpu_t *c = &m->cpus[(start + k) % n];
-        if (cpu_runnable(m, c) && (!best || c->cycles < best->cycles))
-            best = c;
+        if (cpu_runnable(m, c)) {
+            runnable++;
+            if (!best || c->cycles < best->cycles)
+                best = c;
+        }
     }
+    m->slot_alone = false;
     if (!best)
         return NULL;
     uint64_t q = m->quantum;
@@ -677,7 +683,25 @@ static cpu_t *pick_cpu(machine *m)
     m->slot_cpu = best;
     /* a single CPU has nobody to interleave with: no slots */
     m->slot_end = m->ncpus > 1 ? best->cycles + q : UINT64_MAX;
+    if (runnable == 1 && m->ncpus > 1 && !m->randomize) {
+        /* the others sleep: the same pick would follow at every quantum,
+         * until one of them wakes (slot_woken) */
+        m->slot_alone = true;
+        m->slot_start = best->cycles;
+        m->slot_end = UINT64_MAX;
+    }
     return best;
+}
+
+/* A CPU woke during an unbounded slot: the slot ends where it would have
+ * with a pick at every quantum (at the next multiple of the quantum from
+ * its start, or now if the CPU stands on one). */
+static void slot_woken(machine *m)
+{
+    uint64_t q = m->quantum, d = m->slot_cpu->cycles - m->slot_start;
+    uint64_t k = (d + q - 1) / q;
+    m->slot_end = m->slot_start + q * (k ? k : 1);
+    m->slot_alone = false;
 }
 
 static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
@@ -697,6 +721,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             ll_watch_update(m, only);
         m->slot_cpu = only;
         m->slot_end = UINT64_MAX;
+        m->slot_alone = false;
     }
 
     for (;;) {
@@ -728,8 +753,8 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
              * local time restarts from here. */
             if (m->ncpus > 1)
                 for (int k = 0; k < m->ncpus; k++)
-                    if (m->cpus[k].waiting)
-                        cpu_runnable(m, &m->cpus[k]);
+                    if (m->cpus[k].waiting && cpu_runnable(m, &m->cpus[k]) && m->slot_alone)
+                        slot_woken(m);
             c = m->slot_cpu;
             if (!c || c->cycles >= m->slot_end || !cpu_runnable(m, c))
                 c = pick_cpu(m);
