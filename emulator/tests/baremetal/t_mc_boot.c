@@ -14,7 +14,7 @@
 
 #define OWN_VA 0x40000000u     /* + k * big page: cluster k's RAM */
 #define NEXT_VA 0x60000000u    /* + k * big page: cluster k + 1's RAM */
-#define RAM_OFF 0x00800000u    /* where in each cluster's RAM */
+#define RAM_OFF 0x04000000u    /* where in each cluster's RAM */
 
 static uint32_t clusters[256], ncl, ids[1024], nids;
 static volatile uint32_t started[MC_IDS], token_seen[MC_IDS], nstarted, ring_next[MC_IDS];

@@ -10,12 +10,12 @@
 #include "mc.h"
 #include "mmu.h"
 
-#define PAT_OFF 0x01000000u    /* pattern word k at + 4 * k in each cluster */
-#define PT2_OFF 0x02000000u    /* the PT2, in the last cluster */
-#define PT1_OFF 0x03000000u    /* a copy of the PT1, in the last cluster */
+#define PAT_OFF 0x04000000u    /* pattern word k at + 4 * k in each cluster */
+#define PT2_OFF 0x05000000u    /* the PT2, in the last cluster */
+#define PT1_OFF 0x06000000u    /* a copy of the PT1, in the last cluster */
 #define PAGE_VA 0x40000000u    /* + i * page: cluster i's pattern page (PT2) */
 #define BIG_VA 0x60000000u     /* + i * big page: cluster i's pattern big page */
-#define CODE_OFF 0x00F00000u   /* the INST_PADDR_EXT trampoline */
+#define CODE_OFF 0x06F00000u   /* the INST_PADDR_EXT trampoline */
 
 static uint32_t clusters[256], ncl;
 
