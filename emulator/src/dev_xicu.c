@@ -262,11 +262,19 @@ static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *e
      * 4 outputs per CPU (reference 3.2), unless the device tree gives the
      * counts; more HWIs if the device tree wires devices beyond the count.
      * With an IOPIC, 32 WTIs (those from 4 up are the IOPIC's). */
-    unsigned n = 0, cl = PA_CLUSTER(d->base);
+    unsigned n = 0, nl = 0, cl = PA_CLUSTER(d->base);
     int self = (int)(d - m->plat.dev), first = -1;
     bool iopic = false;
     for (int i = 0; i < m->ncpus; i++)
-        n += m->cpus[i].cluster == cl;
+        if (m->cpus[i].cluster == cl) {
+            unsigned l = m->cpus[i].id & ((1u << CPU_LOCAL_BITS) - 1);
+            n++;
+            nl = l + 1 > nl ? l + 1 : nl;
+        }
+    /* outputs up to the highest local id (platform.c keeps it below 8 when
+     * it matters: at most 8 CPUs a cluster) */
+    if (nl > MAX_CPUS_PER_CLUSTER)
+        nl = MAX_CPUS_PER_CLUSTER;
     for (int i = 0; i < m->plat.ndev; i++) {
         if (first < 0 && m->plat.dev[i].type->cpu_lines)
             first = i;
@@ -275,7 +283,7 @@ static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *e
     x->n_pti = count_of(fdt, d->node, 0, n);
     x->n_hwi = count_of(fdt, d->node, 1, 3);
     x->n_wti = count_of(fdt, d->node, 2, iopic ? XICU_MAX : n);
-    x->n_out = XICU_OUTPUTS_PER_CPU * n;
+    x->n_out = XICU_OUTPUTS_PER_CPU * (nl > n ? nl : n);
     for (int i = 0; i < m->plat.ndev; i++) {
         int p = m->plat.dev[i].irq_parent;
         if (p != self && !(p < 0 && first == self))
