@@ -429,6 +429,16 @@ static inline uint64_t machine_now(machine *m)
         m->now = m->cur->cycles;
     return m->now;
 }
+/* Instructions executed: a CPU's time less its idle (and stall) cycles */
+static inline uint64_t cpu_insns(const cpu_t *c) { return c->cycles - c->idle_cycles; }
+static inline uint64_t machine_insns(const machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->ncpus; i++)
+        n += cpu_insns(&m->cpus[i]);
+    return n;
+}
+bool machine_is_bkpt(const machine *m, uint32_t pc);
 /* Mesh hops between two clusters (Manhattan distance of (x, y)). */
 static inline unsigned mesh_hops(unsigned a, unsigned b)
 {

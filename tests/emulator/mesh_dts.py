@@ -56,7 +56,8 @@ def mesh_dts(hw, xs, ys, cpus=4, io=(0, 0), iopic=True, ram=None, sim_size=0x100
         if (x, y) in with_cpus:
             label = f"xicu_{x}_{y}: " if (x, y) != io else "xicu_io: "
             per_cluster.append(
-                f'{label}xicu@{cl:x}{hw["XICU_BASE"]:08x} {{ compatible = "{hw["XICU_COMPATIBLE"]}"; '
+                f'{label}xicu@{cl:x}{hw["XICU_BASE"]:08x} {{ '
+                f'compatible = "{hw["XICU_COMPATIBLE"]}"; '
                 f'reg = <0x{cl:x} 0x{hw["XICU_BASE"]:x} 0x{hw["XICU_SIZE"]:x}>; '
                 f'interrupt-controller; #interrupt-cells = <1>; '
                 f'clock-frequency = <{hw["HW_CLOCK_HZ"]}>; numa-node-id = <{nid[(x, y)]}>; }};')
@@ -72,7 +73,8 @@ def mesh_dts(hw, xs, ys, cpus=4, io=(0, 0), iopic=True, ram=None, sim_size=0x100
         f'block@{cl_io:x}{hw["BLOCKDEVICE_BASE"]:08x} {{ compatible = "{hw["BDEV_COMPATIBLE"]}"; '
         f'reg = <0x{cl_io:x} 0x{hw["BLOCKDEVICE_BASE"]:x} 0x{hw["BLOCKDEVICE_SIZE"]:x}>; '
         f'interrupt-parent = <{parent}>; interrupts = <{irq("bdev")}>; }};',
-        f'simhelper@{cl_io:x}{hw["SIMHELPER_BASE"]:08x} {{ compatible = "{hw["SIMHELPER_COMPATIBLE"]}"; '
+        f'simhelper@{cl_io:x}{hw["SIMHELPER_BASE"]:08x} {{ '
+        f'compatible = "{hw["SIMHELPER_COMPATIBLE"]}"; '
         f'reg = <0x{cl_io:x} 0x{hw["SIMHELPER_BASE"]:x} 0x{sim_size:x}>; }};',
     ]
     if nic:

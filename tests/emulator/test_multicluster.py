@@ -15,7 +15,8 @@ import time
 import pytest
 
 from mesh_dts import hwdesc, mesh_dts
-from test_baremetal import BUILD, SRC, build, compile_dts, elf, expect_126, make_disk, run  # noqa: F401
+from test_baremetal import (BUILD, SRC, build, compile_dts, elf, expect_126,  # noqa: F401
+                            make_disk, run)
 
 TIERS = ["jit", "interp"]
 PROGRAMS = {"t_mc_boot", "t_mc_mem", "t_mc_iopic", "t_mc_idle"}
