@@ -140,6 +140,30 @@ def test_idle_cpus_cost_little(dtbs, accel):
     assert mesh < one * 1.5 + 0.1, (one, mesh)
 
 
+REPO = SRC.parents[2]
+
+
+@pytest.mark.skipif(not (REPO / "specs" / "tsar-4x4.yaml").exists(),
+                    reason="no specs/tsar-4x4.yaml (the generator's mesh) in this tree")
+def test_the_generated_4x4_platform(tmp_path):
+    """The DTS the generator makes for specs/tsar-4x4.yaml runs the same
+    programs (its simhelper window may be too small for the counters)."""
+    import subprocess
+    out = tmp_path / "hw"
+    r = subprocess.run(["/usr/bin/python3", str(REPO / "generate.py"),
+                        str(REPO / "specs" / "tsar-4x4.yaml"), "--hwdesc", str(out), "--quiet"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    dtb = compile_dts(tmp_path, (out / "tsar-4x4.dts").read_text(), "t44.dtb")
+    out, _ = run_tiers(["-dtb", dtb, elf("t_mc_boot")])
+    assert out == b"mc boot: 64 CPUs in 16 clusters, ring ok\n"
+    out, _ = run_tiers(["-dtb", dtb, elf("t_mc_mem")])
+    assert out.startswith(b"paddr_ext ok\npage tables ok\nremote ptpr ok\ninst_paddr_ext ok\n")
+    disk = make_disk(tmp_path / "disk.img")
+    out, _ = run_tiers(["-dtb", dtb, "-disk", disk, elf("t_mc_iopic")])
+    assert out == b"iopic edges ok\niopic error state ok\niopic mask ok\n"
+
+
 def test_1024_cpus_start(hw, tmp_path):
     """The hardware's largest mesh: 16 x 16 clusters of 4 CPUs, 256 x 256 MiB
     of RAM (costing only what is touched)."""
