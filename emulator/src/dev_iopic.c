@@ -4,7 +4,8 @@
  * devices' interrupt lines into WTI writes, so that a multi-cluster kernel
  * can send any device interrupt to any CPU of any cluster.
  *
- * One 16-byte block per input channel (channel = offset / 16, 32 of them):
+ * One 16-byte block per input channel (channel = offset / 16; 32 of them,
+ * or the node's soclib,channel-count):
  * ADDRESS (word 0, RW: PA bits 31..0 of the target), EXTEND (word 1, RW:
  * PA bits 39..32), STATUS (word 2, R: bit 0 the input's level, bit 1 the
  * error state; reading clears the error), MASK (word 3, RW: nonzero
@@ -21,6 +22,7 @@
  * IOPIC (`interrupts` = input number).  The machine calls iopic_route() at
  * each pass of its loop, before it reads the XICUs' outputs.
  */
+#include <libfdt.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -35,6 +37,7 @@ enum { IOPIC_ADDRESS = 0, IOPIC_EXTEND = 1, IOPIC_STATUS = 2, IOPIC_MASK = 3 };
 
 typedef struct iopic {
     struct machine *m;
+    unsigned n;       /* channels: soclib,channel-count, else 32 */
     uint32_t level;   /* the inputs as last seen (edges are against this) */
     uint32_t error;   /* channels in the error state */
     uint32_t address[IOPIC_CHANNELS], extend[IOPIC_CHANNELS], mask[IOPIC_CHANNELS];
@@ -53,7 +56,7 @@ static void iopic_route(void *dev)
     p->level = in;
     for (; changed; changed &= changed - 1) {
         unsigned k = (unsigned)__builtin_ctz(changed);
-        if (!p->mask[k] || (p->error & (1u << k)))
+        if (k >= p->n || !p->mask[k] || (p->error & (1u << k)))
             continue;
         uint32_t v;
         int rc = (in & (1u << k)) ? machine_route_write(p->m, target(p, k), k)
@@ -72,7 +75,7 @@ static int iopic_read(void *dev, uint32_t off, uint32_t *val)
 {
     iopic_t *p = dev;
     unsigned k = off / 16;
-    if (off >= IOPIC_SPAN)
+    if (off >= IOPIC_SPAN || k >= p->n)
         return -1;
     switch ((off >> 2) & 3) {
     case IOPIC_ADDRESS: *val = p->address[k]; return 0;
@@ -93,7 +96,7 @@ static int iopic_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     iopic_t *p = dev;
     unsigned k = off / 16;
     (void)be;
-    if (off >= IOPIC_SPAN)
+    if (off >= IOPIC_SPAN || k >= p->n)
         return -1;
     switch ((off >> 2) & 3) {
     case IOPIC_ADDRESS: p->address[k] = val; return 0;
@@ -103,17 +106,31 @@ static int iopic_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
     }
 }
 
+#define IOPIC_DT_CHANNELS "soclib,channel-count"
+
+static int iopic_check(const void *fdt, int node, const char *dtname, char *err, size_t errlen)
+{
+    int plen;
+    const fdt32_t *v = fdt_getprop(fdt, node, IOPIC_DT_CHANNELS, &plen);
+    if (v && (plen != 4 || !fdt32_to_cpu(v[0]) || fdt32_to_cpu(v[0]) > IOPIC_CHANNELS)) {
+        errf(err, errlen, "%s: node %s: bad '%s' (must be one cell, 1..%d)", dtname,
+             fdt_get_name(fdt, node, NULL), IOPIC_DT_CHANNELS, IOPIC_CHANNELS);
+        return -1;
+    }
+    return 0;
+}
+
 static void *iopic_create(machine *m, const dev_desc *d, const void *fdt, char *err,
                           size_t errlen)
 {
-    (void)d;
-    (void)fdt;
     iopic_t *p = calloc(1, sizeof *p);
     if (!p) {
         errf(err, errlen, "out of memory");
         return NULL;
     }
     p->m = m;
+    const fdt32_t *v = fdt_getprop(fdt, d->node, IOPIC_DT_CHANNELS, NULL);
+    p->n = v ? fdt32_to_cpu(v[0]) : IOPIC_CHANNELS; /* checked by iopic_check */
     return p;
 }
 
@@ -122,6 +139,7 @@ static const char *const iopic_compatible[] = {"soclib,vci_iopic", NULL};
 const temu_device_type iopic_device = {
     .name = "iopic",
     .compatible = iopic_compatible,
+    .check = iopic_check,
     .create = iopic_create,
     .read = iopic_read,
     .write = iopic_write,

@@ -31,7 +31,7 @@ def cluster_xy(x, y):
 
 
 def mesh_dts(hw, xs, ys, cpus=4, io=(0, 0), iopic=True, ram=None, sim_size=0x1000,
-             nic=False, cpu_clusters=None, extra=""):
+             nic=False, cpu_clusters=None, extra="", iopic_props=""):
     """A mesh of xs columns x ys rows, `cpus` CPUs in each cluster (or only in
     cpu_clusters, a set of (x, y)), RAM of `ram` bytes per cluster (the spec's
     by default), an XICU per cluster with CPUs, the I/O devices in cluster
@@ -86,7 +86,7 @@ def mesh_dts(hw, xs, ys, cpus=4, io=(0, 0), iopic=True, ram=None, sim_size=0x100
         io_nodes.append(
             f'iopic: iopic@{cl_io:x}{IOPIC_LOCAL:08x} {{ compatible = "soclib,vci_iopic"; '
             f'reg = <0x{cl_io:x} 0x{IOPIC_LOCAL:x} 0x1000>; interrupt-controller; '
-            f'#interrupt-cells = <1>; }};')
+            f'#interrupt-cells = <1>; {iopic_props} }};')
     dist = []
     for a in clusters:
         for b in clusters:

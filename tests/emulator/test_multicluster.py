@@ -198,6 +198,8 @@ BAD = {
                              'reg = <0x0 0x10001000 0x1000>; };'),
                   "two interrupt controllers in cluster (0,0)"),
     "nine_cpus_in_a_cluster": (dict(cpus=9), "more than 8 CPUs in cluster (0,0)"),
+    "iopic_channel_count": (dict(iopic_props="soclib,channel-count = <33>;"),
+                            "bad 'soclib,channel-count'"),
     "id_beyond_12_bits": (dict(extra='cpu@1000 { device_type = "cpu"; reg = <0x1000>; };'),
                           "does not fit EBase.CPUNum"),
 }
