@@ -233,8 +233,11 @@ void temu_describe(const temu *e, char *buf, size_t len)
     for (int i = 0; i < p->ndev; i++) {
         ADD(" %s@0x%llx+0x%llx", p->dev[i].type->name, (unsigned long long)p->dev[i].base,
             (unsigned long long)p->dev[i].size);
+        /* an input of the IOPIC, or an XICU HWI */
+        int par = p->dev[i].irq_parent;
+        const char *in = par >= 0 && p->dev[par].type->route_irqs ? "in" : "hwi";
         for (int j = 0; j < p->dev[i].nirq; j++)
-            ADD("%shwi%d", j ? "," : "/", p->dev[i].irq[j]);
+            ADD("%s%s%d", j ? "," : "/", in, p->dev[i].irq[j]);
     }
     ADD(" clock=%uHz cpus=%d", p->clock_hz, p->ncpus);
 #undef ADD
