@@ -214,6 +214,8 @@ typedef struct cpu {
     uint32_t cluster;    /* its cluster_xy (id >> 4) */
     uint32_t stall;      /* remote-access latency owed (-remote-latency), in
                           * cycles: charged when its slot ends */
+    uint64_t tlb_gen;    /* machine.tlb_gen when its translations were last
+                          * dropped for a page-table store (tlb_sync_cpu) */
     uint32_t lines;      /* IRQ input lines (bit j = line j = Cause.IP(2+j)) */
 
     /* CP0 */
@@ -378,6 +380,8 @@ typedef struct machine {
     bool slot_alone;
     uint64_t slot_start;
 
+    /* full flushes so far (each CPU catches up before it runs) */
+    uint64_t tlb_gen;
     /* page-table pages marked since the last full flush */
     uint64_t *pt_list;
     unsigned pt_count, pt_cap;
@@ -510,6 +514,9 @@ void jit_stats(struct machine *m, uint64_t st[5]);
 
 /* mmu.c */
 void tlb_flush_all(machine *m);          /* every CPU; clears PT marks */
+/* Before a CPU runs: drop its translations if a tlb_flush_all() it did not
+ * run through happened since its last. */
+void tlb_sync_cpu(cpu_t *c);
 void tlb_flush_cpu(cpu_t *c);            /* one CPU's PTPR/MODE/flush ops */
 void tlb_drop_host_page(machine *m, ram_bank *b, uint32_t pidx);
 void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx);

@@ -806,6 +806,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             budget = 1;
         }
         skip[c->idx] = false;
+        tlb_sync_cpu(c); /* page-table stores made while it did not run */
         c->exit_req = false;
         m->cur = c;
 #ifdef TEMU_STATS

@@ -63,13 +63,24 @@ static void pt_clear_marks(machine *m)
 
 /* A page-table page was written: every CPU's cached translations may be
  * stale (the hardware TLBs are coherent), and then nothing cached depends
- * on the marked pages any more. */
+ * on the marked pages any more.  The running CPU drops its own now; the
+ * others when they next run (tlb_sync_cpu), so that CPUs sleeping in
+ * `wait` cost nothing however often the page tables change. */
 void tlb_flush_all(machine *m)
 {
     STATM(m, EX_FLUSHALL);
-    for (int i = 0; i < m->ncpus; i++)
-        tlb_clear_cpu(&m->cpus[i]);
+    m->tlb_gen++;
+    if (m->cur)
+        tlb_sync_cpu(m->cur);
     pt_clear_marks(m);
+}
+
+void tlb_sync_cpu(cpu_t *c)
+{
+    if (c->tlb_gen != c->m->tlb_gen) {
+        tlb_clear_cpu(c);
+        c->tlb_gen = c->m->tlb_gen;
+    }
 }
 
 /* One CPU's own flush (PTPR, MODE, flush operations).  The marks stay

