@@ -135,8 +135,8 @@ def wall(args):
 def test_idle_cpus_cost_little(dtbs, accel):
     """63 CPUs in `wait` while one computes ~200 M instructions and stores
     20000 times into its page tables: about the cost of a 1-CPU platform (they
-    cost nothing until their interrupt; without the deferred TLB drops and
-    the unbounded lone slot it was 20 times as much)."""
+    cost nothing until their interrupt; with every CPU's translations dropped
+    at each page-table store it took 20 times as long)."""
     one = wall(["-accel", accel, "-dtb", dtbs["one"], elf("t_mc_idle")])
     mesh = wall(["-accel", accel, "-dtb", dtbs["4x4"], elf("t_mc_idle")])
     assert mesh < one * 3 + 0.2, (one, mesh)
