@@ -1,12 +1,13 @@
 /*
  * bus.c - physical address space: RAM banks and device windows.
  *
- * RAM is host memory from anonymous MAP_NORESERVE mappings (pages materialise
- * on first touch, so a 16-cluster mesh with 256 MiB each costs what it
- * uses), one bank per memory node, anywhere in the 40-bit space.  Devices are 32-bit register
- * windows; narrower accesses are performed on the containing word (reads
- * extract the bytes, writes pass byte enables), which is how the VCI
- * interconnect presents them to SoCLib targets.
+ * RAM is host memory from anonymous MAP_NORESERVE mappings (pages
+ * materialise on first touch, so a 16-cluster mesh with 256 MiB each costs
+ * what it uses), one bank per memory node `reg` entry, anywhere in the
+ * 40-bit space.  Devices are 32-bit register windows; narrower accesses are
+ * performed on the containing word (reads extract the bytes, writes pass
+ * byte enables), which is how the VCI interconnect presents them to SoCLib
+ * targets.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -36,7 +36,6 @@ void trace_printf(machine *m, const char *fmt, ...)
     va_end(ap);
 }
 
-
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -54,14 +53,6 @@ uint32_t machine_hwi_lines(machine *m, const void *intc)
             for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
                 h |= p->hwi[__builtin_ctz(l)];
     return h;
-}
-
-int machine_hwi_wired(const machine *m, const void *intc)
-{
-    for (int i = 0; i < m->nirq; i++)
-        if (m->irq[i].parent == intc)
-            return 1;
-    return 0;
 }
 
 int machine_route_write(machine *m, uint64_t pa, uint32_t val)
