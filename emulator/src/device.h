@@ -104,6 +104,9 @@ void *machine_device(const struct machine *m, const temu_device_type *t);
 /* The inputs of interrupt controller (or router) `intc`: the outputs of the
  * devices whose interrupt parent it is, wired by their `interrupts`. */
 uint32_t machine_hwi_lines(struct machine *m, const void *intc);
+/* Whether some device has `intc` as its interrupt parent (known once every
+ * device exists: not from a create hook). */
+int machine_hwi_wired(const struct machine *m, const void *intc);
 /* A word written / read at a physical address on behalf of a device (the
  * IOPIC's WTI writes): RAM or a device register.  0, or -1 = bus error. */
 int machine_route_write(struct machine *m, uint64_t pa, uint32_t val);

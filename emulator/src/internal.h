@@ -328,6 +328,8 @@ typedef struct machine {
     cpu_t *dbg;            /* CPU the state-access API works on */
     uint64_t now;          /* shared time base for devices (monotonic) */
     bool irq_outs_valid;   /* intc[].last hold what the CPUs' Cause shows */
+    bool wake_check;       /* a sleeping CPU may have become able to wake */
+    int ll_holders;        /* CPUs holding an LL reservation in RAM */
     temu_config cfg;
     temu_host host;
     platform plat;
@@ -372,6 +374,7 @@ typedef struct machine {
     uint32_t quantum;
     bool randomize;
     uint64_t rng;
+    struct { uint64_t cycles; bool waiting; } *sched; /* per CPU: pick_cpu's copies */
     cpu_t *slot_cpu;       /* CPU owning the current slot */
     uint64_t slot_end;     /* its local time at which the slot ends */
     /* the slot's CPU is the only runnable one: its slot has no end until

@@ -55,6 +55,14 @@ uint32_t machine_hwi_lines(machine *m, const void *intc)
     return h;
 }
 
+int machine_hwi_wired(const machine *m, const void *intc)
+{
+    for (int i = 0; i < m->nirq; i++)
+        if (m->irq[i].parent == intc)
+            return 1;
+    return 0;
+}
+
 int machine_route_write(machine *m, uint64_t pa, uint32_t val)
 {
     if (bus_ram_bank(m, pa))
@@ -83,6 +91,7 @@ void machine_update_irqs(machine *m)
         if (outs == ic->last && !all)
             continue; /* Cause.IP7..2 are read-only: nothing to redo */
         ic->last = outs;
+        m->wake_check = true;
         for (unsigned l = 0; l < MAX_CPUS_PER_CLUSTER; l++) {
             cpu_t *c = ic->cpu[l];
             if (!c)
@@ -234,7 +243,8 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     m->cpus = aligned_alloc(_Alignof(cpu_t), (size_t)m->ncpus * sizeof *m->cpus);
     if (m->cpus)
         memset(m->cpus, 0, (size_t)m->ncpus * sizeof *m->cpus);
-    if (!m->cpus)
+    m->sched = calloc((size_t)m->ncpus, sizeof *m->sched);
+    if (!m->cpus || !m->sched)
         goto oom;
     for (int i = 0; i < m->ncpus; i++) {
         m->cpus[i].m = m;
@@ -326,6 +336,7 @@ void temu_destroy(temu *e)
     free(m->dtb);
     free(m->boot_dtb);
     free(m->cpus);
+    free(m->sched);
     symbols_free(m);
     free(e);
 }
@@ -593,6 +604,21 @@ static uint64_t rng_next(machine *m)
     return z ^ (z >> 31);
 }
 
+/* The scheduler's copy of a CPU's time and sleep (machine.sched), taken
+ * whenever they change outside cpu_exec and after each cpu_exec: pick_cpu
+ * reads the copies, not one cpu_t (tens of KiB apart) per CPU. */
+static void sched_note(machine *m, const cpu_t *c)
+{
+    m->sched[c->idx].cycles = c->cycles;
+    m->sched[c->idx].waiting = c->waiting;
+}
+
+static void sched_note_all(machine *m)
+{
+    for (int i = 0; i < m->ncpus; i++)
+        sched_note(m, &m->cpus[i]);
+}
+
 /* A CPU in `wait` wakes when one of its raw IRQ lines is high (IE and IM do
  * not matter), or a software interrupt is pending.  It slept until now. */
 static bool cpu_runnable(machine *m, cpu_t *c)
@@ -606,6 +632,7 @@ static bool cpu_runnable(machine *m, cpu_t *c)
         c->idle_cycles += m->now - c->cycles;
         c->cycles = m->now;
     }
+    sched_note(m, c);
     return true;
 }
 
@@ -615,6 +642,8 @@ static bool cpu_runnable(machine *m, cpu_t *c)
  * CPU that runs next drops those it filled for the other CPUs' pages. */
 static void ll_watch_update(machine *m, cpu_t *run)
 {
+    if (!m->ll_holders)
+        return;
     for (int k = 0; k < m->ncpus; k++) {
         cpu_t *o = &m->cpus[k];
         if (o == run || !o->ll_valid || !o->ll_host)
@@ -632,16 +661,19 @@ static void ll_watch_update(machine *m, cpu_t *run)
 static cpu_t *pick_cpu(machine *m)
 {
     int n = m->ncpus;
-    int start = m->slot_cpu ? (int)m->slot_cpu->idx + 1 : 0;
+    int i = m->slot_cpu ? (int)m->slot_cpu->idx + 1 : 0;
     cpu_t *best = NULL;
     int runnable = 0;
-    for (int k = 0; k < n; k++) {
-        cpu_t *c = &m->cpus[(start + k) % n];
-        if (cpu_runnable(m, c)) {
-            runnable++;
-            if (!best || c->cycles < best->cycles)
-                best = c;
-        }
+    for (int k = 0; k < n; k++, i++) {
+        if (i == n)
+            i = 0;
+        /* with several CPUs, the pass's wake loop has just woken every
+         * sleeping CPU that can wake (run_loop): a sleeping one stays */
+        if (m->sched[i].waiting && (n > 1 || !cpu_runnable(m, &m->cpus[i])))
+            continue;
+        runnable++;
+        if (!best || m->sched[i].cycles < best->cycles)
+            best = &m->cpus[i];
     }
     m->slot_alone = false;
     if (!best)
@@ -650,11 +682,9 @@ static cpu_t *pick_cpu(machine *m)
     if (m->randomize) {
         cpu_t *cand[MAX_CPUS];
         int nc = 0;
-        for (int k = 0; k < n; k++) {
-            cpu_t *c = &m->cpus[k];
-            if (!c->waiting && c->cycles < best->cycles + m->quantum)
-                cand[nc++] = c;
-        }
+        for (int k = 0; k < n; k++)
+            if (!m->sched[k].waiting && m->sched[k].cycles < best->cycles + m->quantum)
+                cand[nc++] = &m->cpus[k];
         best = cand[rng_next(m) % (uint64_t)nc];
         uint64_t r = rng_next(m);
         /* a quarter of the slots are very short, to shake out fine races */
@@ -688,7 +718,11 @@ static void slot_woken(machine *m)
 
 static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
 {
-    uint64_t limit = machine_insns(m) + max_insns;
+    /* instructions so far: only cpu_exec changes them (idle and stall
+     * cycles count on both sides of cpu_insns), so the loop keeps the sum
+     * rather than adding every CPU's at each pass */
+    uint64_t ins_now = machine_insns(m);
+    uint64_t limit = ins_now + max_insns;
     if (limit < max_insns)
         limit = UINT64_MAX;
     /* a CPU resumed on a breakpoint executes it before it can hit one */
@@ -698,6 +732,8 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         skip_pc[i] = m->cpus[i].pc;
         skip[i] = true;
     }
+    m->wake_check = true;
+    sched_note_all(m); /* (the API may have changed any CPU between runs) */
     if (only) {
         if (only != m->slot_cpu && m->ncpus > 1)
             ll_watch_update(m, only);
@@ -711,7 +747,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             return TEMU_STOP_EXIT;
         STAT(&m->cpus[0], RL_PASS);
         service_devices(m);
-        uint64_t ins = machine_insns(m);
+        uint64_t ins = ins_now;
         if (ins >= m->next_poll) {
             m->next_poll = ins + m->poll_interval;
             m->input_arrived = false;
@@ -733,10 +769,14 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
              * running CPU's slot ends: a line that falls again before then
              * (acknowledged by another CPU) still ends its `wait`, and its
              * local time restarts from here. */
-            if (m->ncpus > 1)
+            if (m->ncpus > 1 && m->wake_check) {
+                /* (what can wake a sleeping CPU changed: its lines, or a
+                 * CPU went to sleep, or the API ran between two runs) */
+                m->wake_check = false;
                 for (int k = 0; k < m->ncpus; k++)
-                    if (m->cpus[k].waiting && cpu_runnable(m, &m->cpus[k]) && m->slot_alone)
+                    if (m->sched[k].waiting && cpu_runnable(m, &m->cpus[k]) && m->slot_alone)
                         slot_woken(m);
+            }
             c = m->slot_cpu;
             if (!c || c->cycles >= m->slot_end || !cpu_runnable(m, c))
                 c = pick_cpu(m);
@@ -797,6 +837,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             budget = 1;
         }
         skip[c->idx] = false;
+        uint64_t c_ins0 = cpu_insns(c);
         tlb_sync_cpu(c); /* page-table stores made while it did not run */
         c->exit_req = false;
         m->cur = c;
@@ -818,6 +859,9 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
 #else
         cpu_exec(c, (int64_t)budget);
 #endif
+        ins_now += cpu_insns(c) - c_ins0;
+        if (c->waiting)
+            m->wake_check = true; /* its lines may be up already */
         if (c->stall) {
             /* remote accesses' latency (-remote-latency): time passes,
              * instructions do not (insns = cycles - idle_cycles) */
@@ -825,6 +869,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             c->idle_cycles += c->stall;
             c->stall = 0;
         }
+        sched_note(m, c);
         if (c->cycles >= c->pmu_next)
             pmu_sync(c); /* a counter may have overflowed: its interrupt */
         machine_now(m); /* the shared time follows the CPU that ran */

@@ -287,6 +287,7 @@ void cpu_ll_clear(cpu_t *c)
         ram_bank *b = bus_ram_bank(c->m, c->ll_pa);
         if (b)
             b->llmap[(c->ll_pa - b->base) >> PAGE_SHIFT]--;
+        c->m->ll_holders--;
     }
     c->ll_valid = false;
     c->ll_host = 0;
@@ -314,6 +315,7 @@ bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
         mc_account(c, pa);
         *out = *(const u32a *)p;
         c->ll_host = (uintptr_t)p;
+        m->ll_holders++;
         /* Stores to the page must reach machine_break_ll(): no fast write
          * entries for it while the reservation lives. */
         b->llmap[pidx]++;

@@ -19,7 +19,7 @@ from test_baremetal import (BUILD, SRC, build, compile_dts, elf, expect_126,  # 
                             make_disk, run)
 
 TIERS = ["jit", "interp"]
-PROGRAMS = {"t_mc_boot", "t_mc_mem", "t_mc_iopic", "t_mc_idle"}
+PROGRAMS = {"t_mc_boot", "t_mc_mem", "t_mc_iopic", "t_mc_idle", "t_mc_busy"}
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,19 @@ def test_boot_randomized_interleavings(dtbs, seed):
     r = run(["-dtb", dtbs["4x4"], "-seed", seed, "-quantum", "50", "-timeout", "30",
              elf("t_mc_boot")])
     assert r.returncode == 0 and r.stdout.endswith(b"ring ok\n"), r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("mode", [[], ["-seed", "2"], ["-quantum", "37"]],
+                         ids=lambda m: "_".join(m) or "default")
+def test_every_cpu_busy_with_llsc_across_clusters(dtbs, mode):
+    """64 CPUs compute at once and share two words of cluster (0,0) by ll/sc."""
+    if mode:
+        r = run(["-dtb", dtbs["4x4"], "-timeout", "20"] + mode + [elf("t_mc_busy")])
+        assert r.returncode == 0, r.stdout + r.stderr
+        out = r.stdout
+    else:
+        out, _ = run_tiers(["-dtb", dtbs["4x4"], elf("t_mc_busy")])
+    assert out == b"mc busy: 64 CPUs\n"
 
 
 @pytest.mark.parametrize("mesh", ["4x4", "ram4"])
