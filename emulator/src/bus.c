@@ -1,11 +1,13 @@
 /*
  * bus.c - physical address space: RAM banks and device windows.
  *
- * RAM is host memory from an anonymous mapping (pages materialise on first
- * touch, so a 256 MiB guest costs what it uses).  Devices are 32-bit register
- * windows; narrower accesses are performed on the containing word (reads
- * extract the bytes, writes pass byte enables), which is how the VCI
- * interconnect presents them to SoCLib targets.
+ * RAM is host memory from anonymous MAP_NORESERVE mappings (pages
+ * materialise on first touch, so a 16-cluster mesh with 256 MiB each costs
+ * what it uses), one bank per memory node `reg` entry, anywhere in the
+ * 40-bit space.  Devices are 32-bit register windows; narrower accesses are
+ * performed on the containing word (reads extract the bytes, writes pass
+ * byte enables), which is how the VCI interconnect presents them to SoCLib
+ * targets.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +32,13 @@ int bus_init_ram(machine *m, char *err, size_t errlen)
         b->mem = p;
         b->code = calloc(b->npages, sizeof *b->code);
         b->ptmap = calloc(b->npages, 1);
-        b->llmap = calloc(b->npages, 1);
-        if (!b->code || !b->ptmap || !b->llmap) {
+        b->llmap = calloc(b->npages, sizeof *b->llmap);
+        b->wslot = calloc((size_t)m->ncpus, sizeof *b->wslot);
+        m->nram = i + 1;
+        if (!b->code || !b->ptmap || !b->llmap || !b->wslot) {
             errf(err, errlen, "out of memory");
             return -1;
         }
-        for (int k = 0; k < m->ncpus; k++)
-            if (!(b->wslot[k] = calloc(b->npages, sizeof *b->wslot[k]))) {
-                errf(err, errlen, "out of memory");
-                return -1;
-            }
-        m->nram = i + 1;
     }
     m->last_bank = m->nram ? &m->ram[0] : NULL;
     return 0;
@@ -55,8 +53,9 @@ void bus_free(machine *m)
         free(b->code);
         free(b->ptmap);
         free(b->llmap);
-        for (int k = 0; k < MAX_CPUS; k++)
+        for (int k = 0; b->wslot && k < m->ncpus; k++)
             free(b->wslot[k]);
+        free(b->wslot);
     }
     m->nram = 0;
 }

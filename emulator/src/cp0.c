@@ -29,9 +29,11 @@ static const char *const exc_names[32] = {
 /* "cpuN " in traces when there are several CPUs */
 static const char *cpu_tag(const cpu_t *c)
 {
-    static const char *const tags[MAX_CPUS] = {"cpu0 ", "cpu1 ", "cpu2 ", "cpu3 ",
-                                               "cpu4 ", "cpu5 ", "cpu6 ", "cpu7 "};
-    return c->m->ncpus > 1 ? tags[c->idx] : "";
+    static char tag[16]; /* traces are single-threaded */
+    if (c->m->ncpus <= 1)
+        return "";
+    snprintf(tag, sizeof tag, "cpu%u ", c->idx);
+    return tag;
 }
 
 void cpu_update_mode(cpu_t *c)

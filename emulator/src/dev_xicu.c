@@ -16,8 +16,10 @@
  * is acked, so it does not produce events (an idle guest with a masked
  * timer is hung, not spinning).
  *
- * HWI inputs are the other devices' outputs (machine_hwi_lines()); output
- * 4*i + j drives line j of the CPU with hardware id i (cpu_lines).
+ * There is one per cluster (docs/multicluster.md).  HWI inputs are the
+ * outputs of the devices wired to it (machine_hwi_lines()); output 4*l + j
+ * drives line j of the CPU of local id l in its cluster (cpu_lines).  WTIs
+ * are written by any CPU of any cluster, and by the IOPIC.
  */
 #include <libfdt.h>
 #include <stdlib.h>
@@ -33,6 +35,8 @@ typedef struct xicu {
     uint64_t pti_t0[XICU_MAX];
     uint64_t pti_fire[XICU_MAX];  /* next cycle at which pending gets set */
     uint32_t pti_pending, wti_pending;
+    uint32_t pti_on;              /* PTIs with PER != 0 (the loop skips the rest) */
+    int wired;                    /* devices drive its HWIs: 1, none: 0, unknown: -1 */
     uint32_t wti_val[XICU_MAX];
     uint32_t msk_pti[XICU_MAX], msk_hwi[XICU_MAX], msk_wti[XICU_MAX];
 } xicu_t;
@@ -53,6 +57,8 @@ static void pti_catch_up(xicu_t *x, unsigned i, uint64_t now)
 static void xicu_update(void *dev)
 {
     xicu_t *x = dev;
+    if (!x->pti_on)
+        return; /* (one XICU per cluster: most have no timer running) */
     uint64_t now = machine_now(x->m);
     for (unsigned i = 0; i < x->n_pti; i++)
         pti_catch_up(x, i, now);
@@ -62,6 +68,8 @@ static uint64_t xicu_next_event(void *dev)
 {
     xicu_t *x = dev;
     uint64_t ev = UINT64_MAX;
+    if (!x->pti_on)
+        return ev;
     for (unsigned i = 0; i < x->n_pti; i++)
         if (x->pti_per[i] && !(x->pti_pending & (1u << i)) && x->pti_fire[i] < ev)
             ev = x->pti_fire[i];
@@ -74,10 +82,19 @@ static uint32_t out_level(xicu_t *x, unsigned k, uint32_t hwi)
            (x->msk_wti[k] & x->wti_pending);
 }
 
+/* Its HWI inputs (none without a device wired to it: the wiring is known
+ * once every device exists, so it is looked up at the first call). */
+static uint32_t hwi_in(xicu_t *x)
+{
+    if (x->wired < 0)
+        x->wired = machine_hwi_wired(x->m, x);
+    return x->wired ? machine_hwi_lines(x->m, x) : 0;
+}
+
 static uint32_t xicu_outputs(void *dev)
 {
     xicu_t *x = dev;
-    uint32_t hwi = machine_hwi_lines(x->m);
+    uint32_t hwi = hwi_in(x);
     uint32_t lines = 0;
     if (!hwi && !x->pti_pending && !x->wti_pending)
         return 0; /* the common case, checked between every two CPU slots */
@@ -131,7 +148,7 @@ static int xicu_read(void *dev, uint32_t off, uint32_t *val)
     }
     if (idx >= x->n_out)
         return -1;
-    uint32_t hwi = machine_hwi_lines(x->m);
+    uint32_t hwi = hwi_in(x);
     switch (func) {
     case XICU_MSK_PTI: *val = x->msk_pti[idx]; return 0;
     case XICU_MSK_PTI_DISABLE: *val = x->msk_pti[idx] & x->pti_pending; return 0;
@@ -182,7 +199,9 @@ static int xicu_write(void *dev, uint32_t off, uint32_t val, uint32_t be)
             x->pti_per[idx] = 0;
             x->pti_val[idx] = 0;
             x->pti_pending &= ~(1u << idx);
+            x->pti_on &= ~(1u << idx);
         } else {
+            x->pti_on |= 1u << idx;
             uint32_t cur = x->pti_per[idx] ? (uint32_t)(x->pti_fire[idx] - now)
                                            : x->pti_val[idx];
             if (cur == 0)
@@ -256,20 +275,43 @@ static void *xicu_create(machine *m, const dev_desc *d, const void *fdt, char *e
         return NULL;
     }
     x->m = m;
-    /* linux_monocluster: one PTI and one WTI per CPU, 3 HWI, 4 outputs per
-     * CPU (reference 3.2), unless the device tree gives the counts; more
-     * HWIs if the device tree wires devices beyond the count. */
-    unsigned n = (unsigned)m->ncpus;
+    x->wired = -1;
+    /* linux_monocluster: one PTI and one WTI per CPU of its cluster, 3 HWI,
+     * 4 outputs per CPU (reference 3.2), unless the device tree gives the
+     * counts; more HWIs if the device tree wires devices beyond the count.
+     * With an IOPIC, 32 WTIs (those from 4 up are the IOPIC's). */
+    unsigned n = 0, nl = 0, cl = PA_CLUSTER(d->base);
+    int self = (int)(d - m->plat.dev), first = -1;
+    bool iopic = false;
+    for (int i = 0; i < m->ncpus; i++)
+        if (m->cpus[i].cluster == cl) {
+            unsigned l = m->cpus[i].id & ((1u << CPU_LOCAL_BITS) - 1);
+            n++;
+            nl = l + 1 > nl ? l + 1 : nl;
+        }
+    /* outputs up to the highest local id (platform.c keeps it below 8 when
+     * it matters: at most 8 CPUs a cluster) */
+    if (nl > MAX_CPUS_PER_CLUSTER)
+        nl = MAX_CPUS_PER_CLUSTER;
+    for (int i = 0; i < m->plat.ndev; i++) {
+        if (first < 0 && m->plat.dev[i].type->cpu_lines)
+            first = i;
+        iopic |= m->plat.dev[i].type->route_irqs != NULL;
+    }
     x->n_pti = count_of(fdt, d->node, 0, n);
     x->n_hwi = count_of(fdt, d->node, 1, 3);
-    x->n_wti = count_of(fdt, d->node, 2, n);
-    x->n_out = XICU_OUTPUTS_PER_CPU * n;
-    for (int i = 0; i < m->plat.ndev; i++)
+    x->n_wti = count_of(fdt, d->node, 2, iopic ? XICU_MAX : n);
+    x->n_out = XICU_OUTPUTS_PER_CPU * (nl > n ? nl : n);
+    for (int i = 0; i < m->plat.ndev; i++) {
+        int p = m->plat.dev[i].irq_parent;
+        if (p != self && !(p < 0 && first == self))
+            continue;
         for (int j = 0; j < m->plat.dev[i].nirq; j++) {
             int h = m->plat.dev[i].irq[j];
             if (h >= 0 && h < XICU_MAX && (unsigned)h + 1 > x->n_hwi)
                 x->n_hwi = (unsigned)h + 1;
         }
+    }
     return x;
 }
 
@@ -290,4 +332,5 @@ const temu_device_type xicu_device = {
     .write = xicu_write,
     .service = xicu_service,
     .cpu_lines = xicu_outputs,
+    .per_node = 1,
 };

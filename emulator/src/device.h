@@ -39,6 +39,9 @@ typedef struct dev_desc {
     uint64_t base, size;    /* first `reg` entry, in root addresses */
     int nirq;
     int irq[DEV_MAX_IRQ];   /* HWI index of output j, -1 = not wired */
+    int irq_parent;         /* index in the platform's devices of the controller
+                             * `interrupts` refers to (interrupt-parent), -1 =
+                             * the first interrupt controller */
 } dev_desc;
 
 typedef struct temu_device_type {
@@ -67,9 +70,16 @@ typedef struct temu_device_type {
      * next call.  read/write catch up first themselves. */
     uint64_t (*service)(void *dev);
     uint32_t (*irq_lines)(void *dev);   /* level of the outputs, bit j = output j */
-    /* The interrupt controller: bit 4*i + j drives line j (Cause.IP(2+j)) of
-     * the CPU whose hardware id is i.  The first instance with it is used. */
+    /* An interrupt controller (one per cluster): bit 4*l + j drives line j
+     * (Cause.IP(2+j)) of the CPU of its cluster whose local id is l (the
+     * cluster is the node's address >> 32). */
     uint32_t (*cpu_lines)(void *dev);
+    /* An interrupt router (the IOPIC): called at each pass of the loop
+     * before the controllers' outputs are read; it may reach other devices
+     * through the bus (machine_route_write/read). */
+    void (*route_irqs)(void *dev);
+    /* Make an instance for every enabled node (else for the first only). */
+    int per_node;
 
     /* Edit the DTB handed to the guest (libfdt, room for a few properties).
      * Returns 0 or a libfdt error code. */
@@ -91,7 +101,15 @@ typedef struct dev_inst {
 
 /* The instance of type t, or NULL (a lookup: not for the run loop). */
 void *machine_device(const struct machine *m, const temu_device_type *t);
-/* The interrupt controller's HWI inputs: the devices' outputs, wired. */
-uint32_t machine_hwi_lines(struct machine *m);
+/* The inputs of interrupt controller (or router) `intc`: the outputs of the
+ * devices whose interrupt parent it is, wired by their `interrupts`. */
+uint32_t machine_hwi_lines(struct machine *m, const void *intc);
+/* Whether some device has `intc` as its interrupt parent (known once every
+ * device exists: not from a create hook). */
+int machine_hwi_wired(const struct machine *m, const void *intc);
+/* A word written / read at a physical address on behalf of a device (the
+ * IOPIC's WTI writes): RAM or a device register.  0, or -1 = bus error. */
+int machine_route_write(struct machine *m, uint64_t pa, uint32_t val);
+int machine_route_read(struct machine *m, uint64_t pa, uint32_t *val);
 
 #endif

@@ -10,6 +10,7 @@
 
 #define DEVICES(X) \
     X(xicu)        \
+    X(iopic)       \
     X(tty)         \
     X(blockdev)    \
     X(nic)         \

@@ -1,9 +1,11 @@
 /*
  * emu.h - public API of the TSAR platform emulator library (libtsaremu.a).
  *
- * The library emulates one single-cluster TSAR platform: one MIPS32 core
- * (little-endian, R1 + the R2 subset of the hardware reference), the CP2
- * hardware-walked MMU, XICU, multi-TTY, block device and simhelper.  The
+ * The library emulates a TSAR platform: one cluster or a mesh of them
+ * (docs/multicluster.md), MIPS32 cores (little-endian, R1 + the R2 subset
+ * of the hardware reference), the CP2 hardware-walked MMU with 40-bit
+ * physical addresses, an XICU per cluster, IOPIC, multi-TTY, block device,
+ * NIC and simhelper.  The
  * board (RAM banks, device addresses, IRQ wiring, clock) comes from a
  * device tree blob, or from a built-in default platform.
  *
@@ -110,6 +112,11 @@ typedef struct temu_config {
      */
     int accel;
     uint32_t jit_hot;         /* JIT: entries before a block is translated (0 = 64) */
+    /* Multi-cluster latency model: extra guest cycles per mesh hop of each
+     * remote RAM access, counted where the access counters count (soft-TLB
+     * fills and slow-path accesses).  0 = none.  Instruction counts never
+     * change; cycles (Count, the simhelper's CYCLES) do. */
+    uint32_t remote_latency;
 } temu_config;
 
 enum temu_accel {
@@ -292,15 +299,16 @@ uint32_t temu_clock_hz(const temu *e);
 int temu_dtb_cpus(const temu *e);
 
 /*
- * CPUs.  There are as many as the DTB's cpus node describes (1..8), indexed
- * 0..n-1 in DTB order; each has the hardware id given by its `reg`.  All
+ * CPUs.  There are as many as the DTB's cpus node describes (1..1024, at
+ * most 8 per cluster), indexed 0..n-1 in DTB order; each has the hardware
+ * id given by its `reg`: (cluster_xy << 4) | local id.  All
  * start at the ELF entry (secondaries are told apart by EBase.CPUNum).  The
  * state access functions above (registers, CP0/CP2, virtual memory) work on
  * the selected CPU: CPU 0 at first, then the one that ran last when
  * temu_run() returns (the one that hit the breakpoint, for TEMU_STOP_BREAK).
  */
 #define TEMU_DEFAULT_QUANTUM 1000u
-#define TEMU_MAX_CPUS 8
+#define TEMU_MAX_CPUS 1024
 int temu_ncpus(const temu *e);
 uint32_t temu_cpu_id(const temu *e, int cpu);
 int temu_select_cpu(temu *e, int cpu);       /* 0, or -1 if out of range */
@@ -335,6 +343,14 @@ int temu_read_link(temu *e, uint32_t va, void *buf, size_t len);
 /* The NUL-terminated string there (at most len - 1 bytes, unprintable bytes
  * shown as '?'); returns its length. */
 size_t temu_read_link_string(temu *e, uint32_t va, char *buf, size_t len);
+
+/*
+ * Multi-cluster counters: the RAM accesses of the CPUs of cluster `cl`
+ * (cluster_xy, 0..255) to their own cluster's memory (local) and to other
+ * clusters' (remote), counted at soft-TLB fills and slow-path accesses
+ * (docs/emulator.md).  Returns the number of CPUs in the cluster.
+ */
+int temu_cluster_counts(const temu *e, unsigned cl, uint64_t *local, uint64_t *remote);
 
 /* One-line description of the platform (RAM banks, devices, IRQs, clock). */
 void temu_describe(const temu *e, char *buf, size_t len);

@@ -88,8 +88,14 @@ uint32_t block_len(const u32a *words, uint32_t idx, bool in_ds);
 /* ---------------------------------------------------------------- memory */
 
 /* XICU outputs are XICU_OUTPUTS_PER_CPU per CPU and at most XICU_INDEX_COUNT
- * (hwdesc.h): 8 CPUs. */
-#define MAX_CPUS (XICU_INDEX_COUNT / XICU_OUTPUTS_PER_CPU)
+ * (hwdesc.h): 8 CPUs per cluster.  A hardware CPU id is (cluster_xy << 4) | l
+ * (docs/multicluster.md); the mesh has at most 16 x 16 clusters. */
+#define MAX_CPUS_PER_CLUSTER (XICU_INDEX_COUNT / XICU_OUTPUTS_PER_CPU)
+#define MAX_CPUS 1024
+#define MAX_CLUSTERS 256
+#define CPU_LOCAL_BITS 4
+/* The cluster of a physical address: PA[39:32] = (x << 4) | y */
+#define PA_CLUSTER(pa) ((unsigned)((pa) >> 32) & 0xFFu)
 
 typedef struct ram_bank {
     uint64_t base, size;
@@ -97,14 +103,17 @@ typedef struct ram_bank {
     uint32_t npages;
     dpage **code;   /* per page: decoded copy or NULL */
     uint8_t *ptmap; /* per page: 1 if the walker read PTEs from it */
-    uint8_t *llmap; /* per page: bit i = CPU i (index) holds its LL reservation here */
-    /* per CPU and page: the fast write entry (mode * STLB_N + slot + 1)
-     * filled for the page, WSLOT_MANY if several may be, 0 if none */
-    uint16_t *wslot[MAX_CPUS];
+    uint16_t *llmap; /* per page: how many CPUs hold their LL reservation here */
+    /* per CPU (index) and page: the fast write entry (mode * STLB_N + slot
+     * + 1) filled for the page, WSLOT_MANY if several may be, 0 if none;
+     * a CPU's array is allocated at its first fast write entry in the bank
+     * (most CPUs of a large mesh never write most banks) */
+    uint16_t **wslot;
 } ram_bank;
 
-#define MAX_RAM 8
-#define MAX_MMIO 16
+/* one bank per cluster, and devices: every cluster's XICU + the I/O cluster's */
+#define MAX_RAM MAX_CLUSTERS
+#define MAX_MMIO (MAX_CLUSTERS + 32)
 
 /* A device register window.  Accesses are split into 32-bit words. */
 typedef struct mmio_region {
@@ -199,9 +208,14 @@ typedef struct cpu {
     bool exit_req;       /* leave the fast loop after the current insn */
     int mode;            /* 0 kernel, 1 user (index into TLB caches) */
     uint64_t cycles;     /* this CPU's local time (= insns + idle cycles) */
-    uint64_t idle_cycles;/* cycles this CPU spent waiting */
+    uint64_t idle_cycles;/* cycles this CPU spent waiting (or stalled) */
     unsigned idx;        /* index in machine.cpus (scheduling order) */
     uint32_t id;         /* hardware CPU id (DTB reg): EBase[11:0], Index */
+    uint32_t cluster;    /* its cluster_xy (id >> 4) */
+    uint32_t stall;      /* remote-access latency owed (-remote-latency), in
+                          * cycles: charged when its slot ends */
+    uint64_t tlb_gen;    /* machine.tlb_gen when its translations were last
+                          * dropped for a page-table store (tlb_sync_cpu) */
     uint32_t lines;      /* IRQ input lines (bit j = line j = Cause.IP(2+j)) */
 
     /* CP0 */
@@ -269,12 +283,22 @@ typedef struct dev_svc { uint64_t (*fn)(void *); void *dev; } dev_svc;
 typedef struct dev_irq {
     uint32_t (*fn)(void *);
     void *dev;
-    uint32_t hwi[32];   /* the HWI bit output j drives, or 0 */
+    const void *parent; /* the controller or router its outputs go to */
+    uint32_t hwi[32];   /* the input bit output j drives, or 0 */
 } dev_irq;
+
+/* An interrupt controller (device.h cpu_lines) and the CPUs of its
+ * cluster by local id: output 4*l + j drives line j of cpu[l]. */
+typedef struct intc_out {
+    uint32_t (*fn)(void *);
+    void *dev;
+    uint32_t last;          /* outputs last copied into the CPUs' Cause */
+    struct cpu *cpu[MAX_CPUS_PER_CLUSTER];
+} intc_out;
 
 /* ---------------------------------------------------------------- platform */
 
-#define MAX_DEVS 16
+#define MAX_DEVS MAX_MMIO
 typedef struct platform {
     int nram;
     struct { uint64_t base, size; } ram[MAX_RAM];
@@ -303,8 +327,9 @@ typedef struct machine {
     cpu_t *cur;            /* CPU executing now (NULL between runs) */
     cpu_t *dbg;            /* CPU the state-access API works on */
     uint64_t now;          /* shared time base for devices (monotonic) */
-    uint32_t irq_outs;     /* XICU outputs last copied into the CPUs' Cause */
-    bool irq_outs_valid;
+    bool irq_outs_valid;   /* intc[].last hold what the CPUs' Cause shows */
+    bool wake_check;       /* a sleeping CPU may have become able to wake */
+    int ll_holders;        /* CPUs holding an LL reservation in RAM */
     temu_config cfg;
     temu_host host;
     platform plat;
@@ -324,8 +349,17 @@ typedef struct machine {
     uint64_t dev_next;       /* their earliest next change (service_devices) */
     dev_irq irq[MAX_DEVS];
     int nirq;
-    uint32_t (*intc_lines)(void *); /* the interrupt controller, or NULL */
-    void *intc;
+    /* the interrupt controllers (one XICU per cluster) and the routers
+     * (the IOPIC) that turn device lines into controller writes */
+    intc_out intc[MAX_CLUSTERS];
+    int nintc;
+    struct { void (*fn)(void *); void *dev; } router[4];
+    int nrouter;
+
+    /* multi-cluster: RAM accesses by the accessing CPU's cluster (counted
+     * at soft-TLB fills and slow-path accesses), and the latency model */
+    uint64_t acc_local[MAX_CLUSTERS], acc_remote[MAX_CLUSTERS];
+    uint32_t remote_latency; /* extra cycles per mesh hop of a remote access */
 
     /* translating tier (jit_*.c), NULL with -accel interp */
     struct jit_state *jit;
@@ -340,9 +374,17 @@ typedef struct machine {
     uint32_t quantum;
     bool randomize;
     uint64_t rng;
+    struct { uint64_t cycles; bool waiting; } *sched; /* per CPU: pick_cpu's copies */
     cpu_t *slot_cpu;       /* CPU owning the current slot */
     uint64_t slot_end;     /* its local time at which the slot ends */
+    /* the slot's CPU is the only runnable one: its slot has no end until
+     * another CPU wakes, which then ends it where the quantum grid from
+     * slot_start would have (idle CPUs cost no scheduling passes) */
+    bool slot_alone;
+    uint64_t slot_start;
 
+    /* full flushes so far (each CPU catches up before it runs) */
+    uint64_t tlb_gen;
     /* page-table pages marked since the last full flush */
     uint64_t *pt_list;
     unsigned pt_count, pt_cap;
@@ -393,6 +435,36 @@ static inline uint64_t machine_now(machine *m)
     if (m->cur && m->cur->cycles > m->now)
         m->now = m->cur->cycles;
     return m->now;
+}
+/* Instructions executed: a CPU's time less its idle (and stall) cycles */
+static inline uint64_t cpu_insns(const cpu_t *c) { return c->cycles - c->idle_cycles; }
+static inline uint64_t machine_insns(const machine *m)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < m->ncpus; i++)
+        n += cpu_insns(&m->cpus[i]);
+    return n;
+}
+bool machine_is_bkpt(const machine *m, uint32_t pc);
+/* Mesh hops between two clusters (Manhattan distance of (x, y)). */
+static inline unsigned mesh_hops(unsigned a, unsigned b)
+{
+    int dx = (int)(a >> 4) - (int)(b >> 4), dy = (int)(a & 15) - (int)(b & 15);
+    return (unsigned)((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy));
+}
+/* A RAM access by c at pa on a slow path (a soft-TLB fill, or a store the
+ * fast path cannot take): counted local or remote by c's cluster, and a
+ * remote one owes the latency model's cycles. */
+static inline void mc_account(cpu_t *c, uint64_t pa)
+{
+    machine *m = c->m;
+    unsigned t = PA_CLUSTER(pa);
+    if (likely(t == c->cluster)) {
+        m->acc_local[t]++;
+        return;
+    }
+    m->acc_remote[c->cluster]++;
+    c->stall += m->remote_latency * mesh_hops(t, c->cluster);
 }
 /* Any CPU's store (or DMA) to [pa, pa+len) breaks LL reservations on it. */
 void machine_break_ll(machine *m, uint64_t pa, uint64_t len);
@@ -445,6 +517,9 @@ void jit_stats(struct machine *m, uint64_t st[5]);
 
 /* mmu.c */
 void tlb_flush_all(machine *m);          /* every CPU; clears PT marks */
+/* Before a CPU runs: drop its translations if a tlb_flush_all() it did not
+ * run through happened since its last. */
+void tlb_sync_cpu(cpu_t *c);
 void tlb_flush_cpu(cpu_t *c);            /* one CPU's PTPR/MODE/flush ops */
 void tlb_drop_host_page(machine *m, ram_bank *b, uint32_t pidx);
 void pt_mark_page(machine *m, ram_bank *b, uint32_t pidx);

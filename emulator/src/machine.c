@@ -36,16 +36,6 @@ void trace_printf(machine *m, const char *fmt, ...)
     va_end(ap);
 }
 
-static uint64_t cpu_insns(const cpu_t *c) { return c->cycles - c->idle_cycles; }
-
-static uint64_t insns(const machine *m)
-{
-    uint64_t n = 0;
-    for (int i = 0; i < m->ncpus; i++)
-        n += cpu_insns(&m->cpus[i]);
-    return n;
-}
-
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -55,30 +45,68 @@ static uint64_t now_ns(void)
 
 /* ------------------------------------------------------------ IRQ wiring */
 
-uint32_t machine_hwi_lines(machine *m)
+uint32_t machine_hwi_lines(machine *m, const void *intc)
 {
     uint32_t h = 0;
     for (const dev_irq *p = m->irq, *end = p + m->nirq; p != end; p++)
-        for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
-            h |= p->hwi[__builtin_ctz(l)];
+        if (p->parent == intc)
+            for (uint32_t l = p->fn(p->dev); l; l &= l - 1)
+                h |= p->hwi[__builtin_ctz(l)];
     return h;
 }
 
-/* Interrupt controller output (4*i + j) drives the IRQ line j =
- * Cause.IP(2+j) of the CPU whose hardware id is i. */
+int machine_hwi_wired(const machine *m, const void *intc)
+{
+    for (int i = 0; i < m->nirq; i++)
+        if (m->irq[i].parent == intc)
+            return 1;
+    return 0;
+}
+
+int machine_route_write(machine *m, uint64_t pa, uint32_t val)
+{
+    if (bus_ram_bank(m, pa))
+        return bus_dma_write(m, pa & ~3ull, &val, 4);
+    return bus_mmio_write(m, pa, 0xF, val);
+}
+
+int machine_route_read(machine *m, uint64_t pa, uint32_t *val)
+{
+    if (bus_ram_bank(m, pa))
+        return bus_dma_read(m, pa & ~3ull, val, 4);
+    return bus_mmio_read(m, pa, val);
+}
+
+/* The routers first (their writes change the controllers' inputs), then
+ * every cluster's controller: output (4*l + j) drives the IRQ line j =
+ * Cause.IP(2+j) of the CPU of local id l in its cluster. */
 void machine_update_irqs(machine *m)
 {
-    uint32_t outs = m->intc ? m->intc_lines(m->intc) : 0;
-    if (outs == m->irq_outs && m->irq_outs_valid)
-        return; /* Cause.IP7..2 are read-only: nothing to redo */
-    m->irq_outs = outs;
+    for (int i = 0; i < m->nrouter; i++)
+        m->router[i].fn(m->router[i].dev);
+    bool all = !m->irq_outs_valid;
     m->irq_outs_valid = true;
-    for (int i = 0; i < m->ncpus; i++) {
-        cpu_t *c = &m->cpus[i];
-        uint32_t lines = c->id < 8 ? (outs >> (4 * c->id)) & 0xF : 0;
-        c->lines = lines;
-        c->cause = (c->cause & ~0xFC00u) | (lines << 10) | (pmu_cause_bits(c) & 0xFC00u);
+    for (intc_out *ic = m->intc, *end = ic + m->nintc; ic != end; ic++) {
+        uint32_t outs = ic->fn(ic->dev);
+        if (outs == ic->last && !all)
+            continue; /* Cause.IP7..2 are read-only: nothing to redo */
+        ic->last = outs;
+        m->wake_check = true;
+        for (unsigned l = 0; l < MAX_CPUS_PER_CLUSTER; l++) {
+            cpu_t *c = ic->cpu[l];
+            if (!c)
+                continue;
+            uint32_t lines = (outs >> (4 * l)) & 0xF;
+            c->lines = lines;
+            c->cause = (c->cause & ~0xFC00u) | (lines << 10) | (pmu_cause_bits(c) & 0xFC00u);
+        }
     }
+    if (all && !m->nintc)
+        for (int i = 0; i < m->ncpus; i++) {
+            cpu_t *c = &m->cpus[i];
+            c->lines = 0;
+            c->cause = (c->cause & ~0xFC00u) | (pmu_cause_bits(c) & 0xFC00u);
+        }
 }
 
 void machine_stop(machine *m, int kind, uint32_t value)
@@ -111,18 +139,24 @@ void *machine_device(const machine *m, const temu_device_type *t)
     return NULL;
 }
 
-/* An instance for the first node of each device type, its register window
- * and its hooks in the run loop's arrays. */
+/* An instance for the first node of each device type (for every node of a
+ * per_node type: the XICUs, one per cluster), its register window and its
+ * hooks in the run loop's arrays; then the interrupt wiring: each device's
+ * outputs to its interrupt parent, each controller's outputs to the CPUs of
+ * its cluster. */
 static int create_devices(machine *m, const char *dname, char *err, size_t errlen)
 {
+    void *inst[MAX_DEVS] = {0};
+    void *first_intc = NULL;
     for (int i = 0; i < m->plat.ndev; i++) {
         const dev_desc *d = &m->plat.dev[i];
         const temu_device_type *t = d->type;
-        if (machine_device(m, t))
+        if (!t->per_node && machine_device(m, t))
             continue;
         void *dev = t->create(m, d, m->dtb, err, errlen);
         if (!dev)
             return -1;
+        inst[i] = dev;
         m->dev[m->ndev++] = (dev_inst){t, d, dev};
         mmio_region r = {d->base, d->size, t->name, dev, t->read, t->write};
         bus_add_mmio(m, &r);
@@ -134,11 +168,33 @@ static int create_devices(machine *m, const char *dname, char *err, size_t errle
                 m->irq[m->nirq].hwi[j] = d->irq[j] >= 0 ? 1u << d->irq[j] : 0;
             m->nirq++;
         }
-        if (t->cpu_lines && !m->intc) {
-            m->intc_lines = t->cpu_lines;
-            m->intc = dev;
+        if (t->route_irqs && m->nrouter < (int)(sizeof m->router / sizeof m->router[0])) {
+            m->router[m->nrouter].fn = t->route_irqs;
+            m->router[m->nrouter++].dev = dev;
+        }
+        if (t->cpu_lines) {
+            intc_out *ic = &m->intc[m->nintc++];
+            unsigned cl = PA_CLUSTER(d->base);
+            ic->fn = t->cpu_lines;
+            ic->dev = dev;
+            for (int k = 0; k < m->ncpus; k++) {
+                cpu_t *c = &m->cpus[k];
+                unsigned l = c->id & ((1u << CPU_LOCAL_BITS) - 1);
+                if (c->cluster == cl && l < MAX_CPUS_PER_CLUSTER)
+                    ic->cpu[l] = c;
+            }
+            if (!first_intc)
+                first_intc = dev;
         }
     }
+    /* wiring: a device's `interrupts` go to its interrupt-parent (platform.c
+     * found it), else to the first interrupt controller */
+    for (int k = 0; k < m->nirq; k++)
+        for (int i = 0; i < m->plat.ndev; i++)
+            if (inst[i] == m->irq[k].dev) {
+                int p = m->plat.dev[i].irq_parent;
+                m->irq[k].parent = p >= 0 && inst[p] ? inst[p] : first_intc;
+            }
     for (const temu_device_type *const *t = device_types; *t; t++)
         if ((*t)->missing && !machine_device(m, *t) && (*t)->missing(m, dname, err, errlen))
             return -1;
@@ -187,15 +243,18 @@ temu *temu_create(const temu_config *cfg_in, char *err, size_t errlen)
     m->cpus = aligned_alloc(_Alignof(cpu_t), (size_t)m->ncpus * sizeof *m->cpus);
     if (m->cpus)
         memset(m->cpus, 0, (size_t)m->ncpus * sizeof *m->cpus);
-    if (!m->cpus)
+    m->sched = calloc((size_t)m->ncpus, sizeof *m->sched);
+    if (!m->cpus || !m->sched)
         goto oom;
     for (int i = 0; i < m->ncpus; i++) {
         m->cpus[i].m = m;
         m->cpus[i].idx = (unsigned)i;
         m->cpus[i].id = m->plat.cpu_id[i];
+        m->cpus[i].cluster = m->plat.cpu_id[i] >> CPU_LOCAL_BITS;
     }
     m->dbg = &m->cpus[0];
     m->quantum = cfg.quantum ? cfg.quantum : TEMU_DEFAULT_QUANTUM;
+    m->remote_latency = cfg.remote_latency;
     m->randomize = cfg.randomize != 0;
     m->rng = cfg.seed ^ 0x9E3779B97F4A7C15ull;
     if (bus_init_ram(m, err, errlen))
@@ -277,6 +336,7 @@ void temu_destroy(temu *e)
     free(m->dtb);
     free(m->boot_dtb);
     free(m->cpus);
+    free(m->sched);
     symbols_free(m);
     free(e);
 }
@@ -305,10 +365,11 @@ static void reset_all(machine *m)
     for (int i = 0; i < m->ncpus; i++)
         cpu_reset(&m->cpus[i]);
     m->slot_cpu = NULL;
+    m->slot_alone = false;
     m->irq_outs_valid = false; /* Cause was cleared: set the lines again */
     /* the host polls (and the spin check) follow the reset, not the run's
      * history: the same state after a reset runs the same way */
-    m->next_poll = insns(m) + m->poll_interval;
+    m->next_poll = machine_insns(m) + m->poll_interval;
 }
 
 void temu_reset(temu *e) { reset_all(&e->m); }
@@ -427,7 +488,7 @@ static int idle(machine *m)
     return -1;
 }
 
-static bool is_bkpt(machine *m, uint32_t pc)
+bool machine_is_bkpt(const machine *m, uint32_t pc)
 {
     for (int i = 0; i < m->nbkpt; i++)
         if (m->bkpt[i] == pc)
@@ -448,7 +509,7 @@ static void trace_insn(machine *m, cpu_t *c)
         memcpy(&w, p, 4);
     if (m->trace & TEMU_TRACE_EXEC)
         trace_printf(m, "exec: %spc=0x%08x icount=%llu\n", who, c->pc,
-                     (unsigned long long)insns(m));
+                     (unsigned long long)machine_insns(m));
     if (m->trace & TEMU_TRACE_IN_ASM) {
         char buf[96];
         if (p)
@@ -543,6 +604,21 @@ static uint64_t rng_next(machine *m)
     return z ^ (z >> 31);
 }
 
+/* The scheduler's copy of a CPU's time and sleep (machine.sched), taken
+ * whenever they change outside cpu_exec and after each cpu_exec: pick_cpu
+ * reads the copies, not one cpu_t (tens of KiB apart) per CPU. */
+static void sched_note(machine *m, const cpu_t *c)
+{
+    m->sched[c->idx].cycles = c->cycles;
+    m->sched[c->idx].waiting = c->waiting;
+}
+
+static void sched_note_all(machine *m)
+{
+    for (int i = 0; i < m->ncpus; i++)
+        sched_note(m, &m->cpus[i]);
+}
+
 /* A CPU in `wait` wakes when one of its raw IRQ lines is high (IE and IM do
  * not matter), or a software interrupt is pending.  It slept until now. */
 static bool cpu_runnable(machine *m, cpu_t *c)
@@ -556,6 +632,7 @@ static bool cpu_runnable(machine *m, cpu_t *c)
         c->idle_cycles += m->now - c->cycles;
         c->cycles = m->now;
     }
+    sched_note(m, c);
     return true;
 }
 
@@ -565,6 +642,8 @@ static bool cpu_runnable(machine *m, cpu_t *c)
  * CPU that runs next drops those it filled for the other CPUs' pages. */
 static void ll_watch_update(machine *m, cpu_t *run)
 {
+    if (!m->ll_holders)
+        return;
     for (int k = 0; k < m->ncpus; k++) {
         cpu_t *o = &m->cpus[k];
         if (o == run || !o->ll_valid || !o->ll_host)
@@ -582,24 +661,30 @@ static void ll_watch_update(machine *m, cpu_t *run)
 static cpu_t *pick_cpu(machine *m)
 {
     int n = m->ncpus;
-    int start = m->slot_cpu ? (int)m->slot_cpu->idx + 1 : 0;
+    int i = m->slot_cpu ? (int)m->slot_cpu->idx + 1 : 0;
     cpu_t *best = NULL;
-    for (int k = 0; k < n; k++) {
-        cpu_t *c = &m->cpus[(start + k) % n];
-        if (cpu_runnable(m, c) && (!best || c->cycles < best->cycles))
-            best = c;
+    int runnable = 0;
+    for (int k = 0; k < n; k++, i++) {
+        if (i == n)
+            i = 0;
+        /* with several CPUs, the pass's wake loop has just woken every
+         * sleeping CPU that can wake (run_loop): a sleeping one stays */
+        if (m->sched[i].waiting && (n > 1 || !cpu_runnable(m, &m->cpus[i])))
+            continue;
+        runnable++;
+        if (!best || m->sched[i].cycles < best->cycles)
+            best = &m->cpus[i];
     }
+    m->slot_alone = false;
     if (!best)
         return NULL;
     uint64_t q = m->quantum;
     if (m->randomize) {
         cpu_t *cand[MAX_CPUS];
         int nc = 0;
-        for (int k = 0; k < n; k++) {
-            cpu_t *c = &m->cpus[k];
-            if (!c->waiting && c->cycles < best->cycles + m->quantum)
-                cand[nc++] = c;
-        }
+        for (int k = 0; k < n; k++)
+            if (!m->sched[k].waiting && m->sched[k].cycles < best->cycles + m->quantum)
+                cand[nc++] = &m->cpus[k];
         best = cand[rng_next(m) % (uint64_t)nc];
         uint64_t r = rng_next(m);
         /* a quarter of the slots are very short, to shake out fine races */
@@ -610,12 +695,34 @@ static cpu_t *pick_cpu(machine *m)
     m->slot_cpu = best;
     /* a single CPU has nobody to interleave with: no slots */
     m->slot_end = m->ncpus > 1 ? best->cycles + q : UINT64_MAX;
+    if (runnable == 1 && m->ncpus > 1 && !m->randomize) {
+        /* the others sleep: the same pick would follow at every quantum,
+         * until one of them wakes (slot_woken) */
+        m->slot_alone = true;
+        m->slot_start = best->cycles;
+        m->slot_end = UINT64_MAX;
+    }
     return best;
+}
+
+/* A CPU woke during an unbounded slot: the slot ends where it would have
+ * with a pick at every quantum (at the next multiple of the quantum from
+ * its start, or now if the CPU stands on one). */
+static void slot_woken(machine *m)
+{
+    uint64_t q = m->quantum, d = m->slot_cpu->cycles - m->slot_start;
+    uint64_t k = (d + q - 1) / q;
+    m->slot_end = m->slot_start + q * (k ? k : 1);
+    m->slot_alone = false;
 }
 
 static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
 {
-    uint64_t limit = insns(m) + max_insns;
+    /* instructions so far: only cpu_exec changes them (idle and stall
+     * cycles count on both sides of cpu_insns), so the loop keeps the sum
+     * rather than adding every CPU's at each pass */
+    uint64_t ins_now = machine_insns(m);
+    uint64_t limit = ins_now + max_insns;
     if (limit < max_insns)
         limit = UINT64_MAX;
     /* a CPU resumed on a breakpoint executes it before it can hit one */
@@ -625,11 +732,14 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         skip_pc[i] = m->cpus[i].pc;
         skip[i] = true;
     }
+    m->wake_check = true;
+    sched_note_all(m); /* (the API may have changed any CPU between runs) */
     if (only) {
         if (only != m->slot_cpu && m->ncpus > 1)
             ll_watch_update(m, only);
         m->slot_cpu = only;
         m->slot_end = UINT64_MAX;
+        m->slot_alone = false;
     }
 
     for (;;) {
@@ -637,7 +747,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
             return TEMU_STOP_EXIT;
         STAT(&m->cpus[0], RL_PASS);
         service_devices(m);
-        uint64_t ins = insns(m);
+        uint64_t ins = ins_now;
         if (ins >= m->next_poll) {
             m->next_poll = ins + m->poll_interval;
             m->input_arrived = false;
@@ -659,10 +769,14 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
              * running CPU's slot ends: a line that falls again before then
              * (acknowledged by another CPU) still ends its `wait`, and its
              * local time restarts from here. */
-            if (m->ncpus > 1)
+            if (m->ncpus > 1 && m->wake_check) {
+                /* (what can wake a sleeping CPU changed: its lines, or a
+                 * CPU went to sleep, or the API ran between two runs) */
+                m->wake_check = false;
                 for (int k = 0; k < m->ncpus; k++)
-                    if (m->cpus[k].waiting)
-                        cpu_runnable(m, &m->cpus[k]);
+                    if (m->sched[k].waiting && cpu_runnable(m, &m->cpus[k]) && m->slot_alone)
+                        slot_woken(m);
+            }
             c = m->slot_cpu;
             if (!c || c->cycles >= m->slot_end || !cpu_runnable(m, c))
                 c = pick_cpu(m);
@@ -715,13 +829,16 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         }
 #undef BUDGET_WHY
         if (m->nbkpt || (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))) {
-            if (m->nbkpt && is_bkpt(m, c->pc) && !(skip[c->idx] && c->pc == skip_pc[c->idx]))
+            if (m->nbkpt && machine_is_bkpt(m, c->pc) &&
+                !(skip[c->idx] && c->pc == skip_pc[c->idx]))
                 return TEMU_STOP_BREAK;
             if (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))
                 trace_insn(m, c);
             budget = 1;
         }
         skip[c->idx] = false;
+        uint64_t c_ins0 = cpu_insns(c);
+        tlb_sync_cpu(c); /* page-table stores made while it did not run */
         c->exit_req = false;
         m->cur = c;
 #ifdef TEMU_STATS
@@ -742,6 +859,17 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
 #else
         cpu_exec(c, (int64_t)budget);
 #endif
+        ins_now += cpu_insns(c) - c_ins0;
+        if (c->waiting)
+            m->wake_check = true; /* its lines may be up already */
+        if (c->stall) {
+            /* remote accesses' latency (-remote-latency): time passes,
+             * instructions do not (insns = cycles - idle_cycles) */
+            c->cycles += c->stall;
+            c->idle_cycles += c->stall;
+            c->stall = 0;
+        }
+        sched_note(m, c);
         if (c->cycles >= c->pmu_next)
             pmu_sync(c); /* a counter may have overflowed: its interrupt */
         machine_now(m); /* the shared time follows the CPU that ran */
@@ -762,223 +890,4 @@ temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns)
     temu_stop st = run_loop(m, max_insns, &m->cpus[cpu]);
     m->slot_cpu = NULL; /* the round-robin restarts cleanly */
     return st;
-}
-
-int temu_ncpus(const temu *e) { return e->m.ncpus; }
-
-int temu_accel(const temu *e) { return e->m.jit ? TEMU_ACCEL_JIT : TEMU_ACCEL_INTERP; }
-
-void temu_jit_stats(temu *e, temu_jit_figures *f)
-{
-    uint64_t st[5];
-    jit_stats(&e->m, st);
-    f->blocks = st[0];
-    f->bytes = st[1];
-    f->flushes = st[2];
-    f->links = st[3];
-    f->translate_ns = st[4];
-}
-
-uint32_t temu_cpu_id(const temu *e, int cpu)
-{
-    return cpu >= 0 && cpu < e->m.ncpus ? e->m.cpus[cpu].id : 0;
-}
-
-int temu_select_cpu(temu *e, int cpu)
-{
-    if (cpu < 0 || cpu >= e->m.ncpus)
-        return -1;
-    e->m.dbg = &e->m.cpus[cpu];
-    return 0;
-}
-
-int temu_selected_cpu(const temu *e) { return (int)e->m.dbg->idx; }
-
-uint64_t temu_cpu_insns(const temu *e, int cpu)
-{
-    return cpu >= 0 && cpu < e->m.ncpus ? cpu_insns(&e->m.cpus[cpu]) : 0;
-}
-
-int temu_cpu_waiting(const temu *e, int cpu)
-{
-    return cpu >= 0 && cpu < e->m.ncpus && e->m.cpus[cpu].waiting;
-}
-
-int temu_exit_kind(const temu *e) { return e->m.stop_kind; }
-uint32_t temu_exit_value(const temu *e) { return e->m.stop_value; }
-
-/* ------------------------------------------------------------ state access */
-
-uint32_t temu_get_reg(const temu *e, int reg)
-{
-    const cpu_t *c = e->m.dbg;
-    if (reg >= 0 && reg < 32)
-        return c->r[reg];
-    switch (reg) {
-    case TEMU_REG_HI: return c->hi;
-    case TEMU_REG_LO: return c->lo;
-    case TEMU_REG_PC: return c->pc;
-    default: return 0;
-    }
-}
-
-void temu_set_reg(temu *e, int reg, uint32_t val)
-{
-    cpu_t *c = e->m.dbg;
-    if (reg > 0 && reg < 32)
-        c->r[reg] = val;
-    else if (reg == TEMU_REG_HI)
-        c->hi = val;
-    else if (reg == TEMU_REG_LO)
-        c->lo = val;
-    else if (reg == TEMU_REG_PC) {
-        c->pc = val;
-        c->br_pending = false;
-    }
-}
-
-uint32_t temu_cp0_read(temu *e, int reg, int sel) { return cp0_read(e->m.dbg, reg, sel); }
-
-void temu_cp0_write(temu *e, int reg, int sel, uint32_t val)
-{
-    cp0_write(e->m.dbg, reg, sel, val);
-}
-
-uint32_t temu_cp2_read(temu *e, int reg)
-{
-    cpu_t *c = e->m.dbg;
-    int mode = c->mode;
-    uint32_t v = 0;
-    c->mode = 0;
-    if (mmu_cp2_read(c, reg, &v))
-        v = 0;
-    c->mode = mode;
-    return v;
-}
-
-uint64_t temu_insns(const temu *e) { return insns(&e->m); }
-uint64_t temu_cycles(const temu *e)
-{
-    const machine *m = &e->m;
-    uint64_t t = m->now;
-    for (int i = 0; i < m->ncpus; i++)
-        if (m->cpus[i].cycles > t)
-            t = m->cpus[i].cycles;
-    return t;
-}
-
-int temu_read_phys(temu *e, uint64_t pa, void *buf, size_t len)
-{
-    return bus_dma_read(&e->m, pa, buf, len);
-}
-
-int temu_write_phys(temu *e, uint64_t pa, const void *buf, size_t len)
-{
-    return bus_dma_write(&e->m, pa, buf, len);
-}
-
-int temu_virt_to_phys(temu *e, uint32_t va, uint64_t *pa)
-{
-    return mmu_translate(e->m.dbg, va, ACC_READ, 0, pa, false) ? -1 : 0;
-}
-
-int temu_read_virt(temu *e, uint32_t va, void *buf, size_t len)
-{
-    uint8_t *out = buf;
-    while (len) {
-        uint64_t pa;
-        size_t n = PAGE_SIZE - (va & 0xFFF);
-        if (n > len)
-            n = len;
-        if (temu_virt_to_phys(e, va, &pa) || temu_read_phys(e, pa, out, n))
-            return -1;
-        out += n;
-        va += (uint32_t)n;
-        len -= n;
-    }
-    return 0;
-}
-
-int temu_write_virt(temu *e, uint32_t va, const void *buf, size_t len)
-{
-    const uint8_t *in = buf;
-    while (len) {
-        uint64_t pa;
-        size_t n = PAGE_SIZE - (va & 0xFFF);
-        if (n > len)
-            n = len;
-        if (temu_virt_to_phys(e, va, &pa) || temu_write_phys(e, pa, in, n))
-            return -1;
-        in += n;
-        va += (uint32_t)n;
-        len -= n;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------ host side */
-
-int temu_add_breakpoint(temu *e, uint32_t pc)
-{
-    machine *m = &e->m;
-    if (is_bkpt(m, pc))
-        return 0;
-    if (m->nbkpt >= MAX_BKPT)
-        return -1;
-    m->bkpt[m->nbkpt++] = pc;
-    return 0;
-}
-
-int temu_remove_breakpoint(temu *e, uint32_t pc)
-{
-    machine *m = &e->m;
-    for (int i = 0; i < m->nbkpt; i++)
-        if (m->bkpt[i] == pc) {
-            m->bkpt[i] = m->bkpt[--m->nbkpt];
-            return 0;
-        }
-    return -1;
-}
-
-void temu_set_trace(temu *e, unsigned mask, FILE *out)
-{
-    e->m.trace = mask;
-    e->m.trace_out = out ? out : stderr;
-}
-
-const void *temu_dtb(const temu *e, size_t *len, uint64_t *pa)
-{
-    if (len)
-        *len = e->m.boot_dtb_len;
-    if (pa)
-        *pa = e->m.boot_dtb_pa;
-    return e->m.boot_dtb;
-}
-
-uint32_t temu_clock_hz(const temu *e) { return e->m.plat.clock_hz; }
-
-int temu_dtb_cpus(const temu *e) { return e->m.plat.ncpus; }
-
-void temu_describe(const temu *e, char *buf, size_t len)
-{
-    const platform *p = &e->m.plat;
-    size_t n = 0;
-#define ADD(...)                                                              \
-    do {                                                                      \
-        if (n < len)                                                          \
-            n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);             \
-    } while (0)
-    if (len)
-        buf[0] = 0;
-    for (int i = 0; i < p->nram; i++)
-        ADD("%sram@0x%llx+0x%llx", i ? " " : "", (unsigned long long)p->ram[i].base,
-            (unsigned long long)p->ram[i].size);
-    for (int i = 0; i < p->ndev; i++) {
-        ADD(" %s@0x%llx+0x%llx", p->dev[i].type->name, (unsigned long long)p->dev[i].base,
-            (unsigned long long)p->dev[i].size);
-        for (int j = 0; j < p->dev[i].nirq; j++)
-            ADD("%shwi%d", j ? "," : "/", p->dev[i].irq[j]);
-    }
-    ADD(" clock=%uHz cpus=%d", p->clock_hz, p->ncpus);
-#undef ADD
 }

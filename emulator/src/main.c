@@ -40,6 +40,28 @@
 static const char *prog = "tsar-emu";
 
 /* " <symbol+0x1c>" for a code address of the ELF, else "" */
+/* -v on a multi-cluster platform: each cluster's local and remote RAM
+ * accesses (temu_cluster_counts) and the guest cycles. */
+static void print_clusters(temu *e)
+{
+    int ncl = 0;
+    uint64_t lo, re, remote = 0;
+    for (unsigned cl = 0; cl < 256; cl++) {
+        ncl += temu_cluster_counts(e, cl, &lo, &re) > 0;
+        remote += re;
+    }
+    if (ncl < 2 && !remote)
+        return; /* one cluster using its own memory: nothing to say */
+    for (unsigned cl = 0; cl < 256; cl++) {
+        int n = temu_cluster_counts(e, cl, &lo, &re);
+        if (n)
+            fprintf(stderr, "%s: cluster (%u,%u): %d CPUs, %llu local and %llu remote RAM "
+                    "accesses\n", prog, cl >> 4, cl & 15, n, (unsigned long long)lo,
+                    (unsigned long long)re);
+    }
+    fprintf(stderr, "%s: %llu guest cycles\n", prog, (unsigned long long)temu_cycles(e));
+}
+
 static const char *where(temu *e, uint32_t pc, char *buf, size_t len)
 {
     uint32_t off;
@@ -285,6 +307,7 @@ static void usage(FILE *f)
             "  -icount-limit N     stop after N instructions (exit 125); also -max-insns\n"
             "  -timeout SECS       wall-clock limit (exit 124); inf or > 1e9 = none\n"
             "  -quantum N          instructions per CPU slot (default %u)\n"
+            "  -remote-latency N   extra guest cycles per mesh hop of a remote RAM access\n"
             "  -seed N|random      randomize the CPU interleaving from seed N\n"
             "  -accel interp|jit   execution tier (default: $TEMU_ACCEL, else jit on x86-64)\n"
             "  -idle skip|sleep|auto  idle `wait`: jump to the next timer event at once,\n"
@@ -412,7 +435,7 @@ typedef struct opts {
     double timeout;
     bool wait_gdb, verbose;
     int idle_mode;
-    uint32_t quantum;
+    uint32_t quantum, remote_latency;
     int accel;
     bool seeded;
     uint64_t seed;
@@ -513,6 +536,12 @@ static int parse_args(int argc, char **argv, opts *o)
             if (!parse_u64(argv[++i], &q) || q == 0 || q > 100000000)
                 return fail("-quantum: bad instruction count '%s' (1..100000000)", argv[i]);
             o->quantum = (uint32_t)q;
+        } else if ((r = ARG("-remote-latency"))) {
+            if (r < 0) return EXIT_ERROR;
+            uint64_t q;
+            if (!parse_u64(argv[++i], &q) || q > 1000000)
+                return fail("-remote-latency: bad cycle count '%s' (0..1000000)", argv[i]);
+            o->remote_latency = (uint32_t)q;
         } else if ((r = ARG("-accel"))) {
             if (r < 0) return EXIT_ERROR;
             const char *v = argv[++i];
@@ -642,6 +671,7 @@ int main(int argc, char **argv)
     /* an explicit network option on a platform without a NIC is an error */
     cfg.net_required = o.net.given || o.net.dump;
     cfg.quantum = o.quantum;
+    cfg.remote_latency = o.remote_latency;
     cfg.accel = o.accel;
     cfg.randomize = o.seeded;
     cfg.seed = o.seed;
@@ -837,6 +867,8 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "%s: accel interp\n", prog);
     }
+    if (o.verbose)
+        print_clusters(e);
     temu_net_counters nc;
     if (o.verbose && temu_net_counters_get(e, &nc) == 0)
         fprintf(stderr,

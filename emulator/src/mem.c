@@ -170,6 +170,7 @@ bool mem_load_slow(cpu_t *c, uint32_t va, int size, uint32_t *out)
     ram_bank *b = bus_ram_bank(m, pa);
     if (b) {
         uint8_t *hpage = b->mem + ((pa - b->base) & ~(uint64_t)0xFFF);
+        mc_account(c, pa);
         stlb_set(&c->dtlb_r[c->mode][(va >> PAGE_SHIFT) & (STLB_N - 1)], va, hpage);
         const uint8_t *p = hpage + (va & 0xFFF);
         switch (size) {
@@ -207,6 +208,7 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
     if (b) {
         uint8_t *hpage = b->mem + ((pa - b->base) & ~(uint64_t)0xFFF);
         uint8_t *p = hpage + (wva & 0xFFF);
+        mc_account(c, pa);
         unsigned lo = (unsigned)__builtin_ctz(be), hi = 31u - (unsigned)__builtin_clz(be);
         bool fast = ram_store_hooks(m, b, pa + lo, hi - lo + 1);
         if (!fast)
@@ -218,10 +220,13 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
                 if (be & (1u << i))
                     p[i] = (uint8_t)(val >> (8 * i));
         }
-        if (fast) {
+        uint16_t **wsa = &b->wslot[c->idx];
+        if (fast && !*wsa)
+            *wsa = calloc(b->npages, sizeof **wsa); /* NULL: no fast entry */
+        if (fast && *wsa) {
             unsigned slot = (wva >> PAGE_SHIFT) & (STLB_N - 1);
             uint16_t s = (uint16_t)((unsigned)c->mode * STLB_N + slot + 1);
-            uint16_t *ws = &b->wslot[c->idx][(pa - b->base) >> PAGE_SHIFT];
+            uint16_t *ws = &(*wsa)[(pa - b->base) >> PAGE_SHIFT];
             stlb_set(&c->dtlb_w[c->mode][slot], wva, hpage);
             *ws = !*ws || *ws == s ? s : WSLOT_MANY;
         }
@@ -257,6 +262,8 @@ bool mem_store_be(cpu_t *c, uint32_t wva, uint32_t val, uint32_t be, uint32_t va
 
 void wtlb_drop_page(cpu_t *c, ram_bank *b, uint32_t pidx)
 {
+    if (!b->wslot[c->idx])
+        return; /* no fast write entry ever in this bank */
     uint16_t *ws = &b->wslot[c->idx][pidx];
     uintptr_t hpage = (uintptr_t)(b->mem + ((size_t)pidx << PAGE_SHIFT));
     stlb_ent *tab = &c->dtlb_w[0][0];
@@ -279,7 +286,8 @@ void cpu_ll_clear(cpu_t *c)
     if (c->ll_valid && c->ll_host) {
         ram_bank *b = bus_ram_bank(c->m, c->ll_pa);
         if (b)
-            b->llmap[(c->ll_pa - b->base) >> PAGE_SHIFT] &= (uint8_t)~(1u << c->idx);
+            b->llmap[(c->ll_pa - b->base) >> PAGE_SHIFT]--;
+        c->m->ll_holders--;
     }
     c->ll_valid = false;
     c->ll_host = 0;
@@ -304,11 +312,13 @@ bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
         cpu_ll_clear(c);
         uint8_t *p = b->mem + (pa - b->base);
         uint32_t pidx = (uint32_t)((pa - b->base) >> PAGE_SHIFT);
+        mc_account(c, pa);
         *out = *(const u32a *)p;
         c->ll_host = (uintptr_t)p;
+        m->ll_holders++;
         /* Stores to the page must reach machine_break_ll(): no fast write
          * entries for it while the reservation lives. */
-        b->llmap[pidx] |= (uint8_t)(1u << c->idx);
+        b->llmap[pidx]++;
         wtlb_drop_page(c, b, pidx);
     } else {
         if (bus_mmio_read(m, pa, out)) {
@@ -368,6 +378,7 @@ dpage *fetch_slow(cpu_t *c, uint32_t pc)
         cpu_fetch_fault(c, pc, MMU_FAULT_READ | MMU_FAULT_DATA_ILLEGAL_ACCESS);
         return NULL;
     }
+    mc_account(c, pa);
     dpage *dp = code_page_get(m, b, (uint32_t)((pa - b->base) >> PAGE_SHIFT));
     itlb_ent *ie = &c->itlb[c->mode][(pc >> PAGE_SHIFT) & (ITLB_N - 1)];
     ie->tag = pc & PAGE_MASK;

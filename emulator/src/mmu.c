@@ -63,13 +63,24 @@ static void pt_clear_marks(machine *m)
 
 /* A page-table page was written: every CPU's cached translations may be
  * stale (the hardware TLBs are coherent), and then nothing cached depends
- * on the marked pages any more. */
+ * on the marked pages any more.  The running CPU drops its own now; the
+ * others when they next run (tlb_sync_cpu), so that CPUs sleeping in
+ * `wait` cost nothing however often the page tables change. */
 void tlb_flush_all(machine *m)
 {
     STATM(m, EX_FLUSHALL);
-    for (int i = 0; i < m->ncpus; i++)
-        tlb_clear_cpu(&m->cpus[i]);
+    m->tlb_gen++;
+    if (m->cur)
+        tlb_sync_cpu(m->cur);
     pt_clear_marks(m);
+}
+
+void tlb_sync_cpu(cpu_t *c)
+{
+    if (c->tlb_gen != c->m->tlb_gen) {
+        tlb_clear_cpu(c);
+        c->tlb_gen = c->m->tlb_gen;
+    }
 }
 
 /* One CPU's own flush (PTPR, MODE, flush operations).  The marks stay
@@ -188,8 +199,12 @@ uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
         goto fail;
     }
     if (se) {
-        /* Hardware sets L on refill and D on the first write (CAS on the PTE). */
-        uint32_t nf = flags | PTE_L | (acc == ACC_WRITE ? PTE_D : 0);
+        /* Hardware sets L on refill when the page's memory is in the
+         * accessing CPU's cluster, R otherwise (TSAR README; the SoCLib
+         * model only ever sets L, being single-cluster in this respect),
+         * and D on the first write (CAS on the PTE). */
+        uint32_t loc = PA_CLUSTER(phys) == c->cluster ? PTE_L : PTE_R;
+        uint32_t nf = flags | loc | (acc == ACC_WRITE ? PTE_D : 0);
         if (nf != flags) {
             *fp = nf;
             uint64_t fpa = fb->base + (uint64_t)((uint8_t *)fp - fb->mem);

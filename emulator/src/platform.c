@@ -205,6 +205,82 @@ static int struct_block_walks(const void *fdt)
     return -1;
 }
 
+/* A device's interrupt parent: the nearest `interrupt-parent` of the node
+ * or its ancestors, when it names one of the platform's interrupt
+ * controllers or routers; else -1 (the first controller, leniently). */
+static int resolve_irq_parents(const void *fdt, platform *p)
+{
+    for (int i = 0; i < p->ndev; i++) {
+        int off = p->dev[i].node, depth = 0, len;
+        const fdt32_t *ph = NULL;
+        while (off >= 0 && depth++ < 32) {
+            ph = fdt_getprop(fdt, off, "interrupt-parent", &len);
+            if (ph)
+                break;
+            off = fdt_parent_offset(fdt, off);
+        }
+        if (!ph || len != 4)
+            continue;
+        int node = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(ph[0]));
+        for (int j = 0; node >= 0 && j < p->ndev; j++)
+            if (p->dev[j].node == node &&
+                (p->dev[j].type->cpu_lines || p->dev[j].type->route_irqs))
+                p->dev[i].irq_parent = j;
+    }
+    return 0;
+}
+
+/* Clusters (docs/multicluster.md): a CPU's cluster is id >> 4, an
+ * interrupt controller's is its address >> 32.  Each controller serves
+ * the CPUs of its cluster (at most 8: 4 outputs each, 32 in all), and,
+ * when there are controllers, every CPU needs its own cluster's. */
+static int check_clusters(const void *fdt, platform *p, const char *name, char *err,
+                          size_t errlen)
+{
+    static const char *const what = "(cluster_xy << 4 | local id)";
+    uint8_t ncl[MAX_CLUSTERS] = {0};
+    int intc[MAX_CLUSTERS], nintc = 0;
+    for (int i = 0; i < MAX_CLUSTERS; i++)
+        intc[i] = -1;
+    for (int i = 0; i < p->ncpus; i++) {
+        unsigned cl = p->cpu_id[i] >> CPU_LOCAL_BITS;
+        if (++ncl[cl] > MAX_CPUS_PER_CLUSTER) {
+            errf(err, errlen, "%s: more than %d CPUs in cluster (%u,%u) (ids %s; its XICU "
+                 "has 4 outputs per CPU and at most 32)", name, MAX_CPUS_PER_CLUSTER,
+                 cl >> 4, cl & 15, what);
+            return -1;
+        }
+    }
+    for (int i = 0; i < p->ndev; i++) {
+        if (!p->dev[i].type->cpu_lines)
+            continue;
+        unsigned cl = PA_CLUSTER(p->dev[i].base);
+        const char *dn = fdt_get_name(fdt, p->dev[i].node, NULL);
+        if (intc[cl] >= 0) {
+            errf(err, errlen, "%s: two interrupt controllers in cluster (%u,%u): %s and %s",
+                 name, cl >> 4, cl & 15, fdt_get_name(fdt, p->dev[intc[cl]].node, NULL), dn);
+            return -1;
+        }
+        if (!ncl[cl]) {
+            errf(err, errlen, "%s: %s at 0x%llx: no CPU in its cluster (%u,%u) (CPU ids %s)",
+                 name, dn, (unsigned long long)p->dev[i].base, cl >> 4, cl & 15, what);
+            return -1;
+        }
+        intc[cl] = i;
+        nintc++;
+    }
+    for (int i = 0; nintc && i < p->ncpus; i++) {
+        unsigned cl = p->cpu_id[i] >> CPU_LOCAL_BITS;
+        if (intc[cl] < 0) {
+            errf(err, errlen, "%s: CPU id 0x%x: its cluster (%u,%u) has no XICU (CPU ids %s, "
+                 "an XICU's cluster is its address >> 32)", name, p->cpu_id[i], cl >> 4,
+                 cl & 15, what);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int platform_parse(const void *fdt, size_t len, const char *name, platform *p, char *err,
                    size_t errlen)
 {
@@ -255,8 +331,8 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
             if (cpu_node < 0)
                 cpu_node = off;
             if (p->ncpus >= MAX_CPUS) {
-                errf(err, errlen, "%s: more than %d CPUs described (the XICU has 4 outputs "
-                     "per CPU and at most 32)", name, MAX_CPUS);
+                errf(err, errlen, "%s: more than %d CPUs described (16 x 16 clusters of 4)",
+                     name, MAX_CPUS);
                 return -1;
             }
             /* reg = the hardware CPU id (EBase.CPUNum); the last cell of it */
@@ -270,8 +346,9 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
                 }
                 id = fdt32_to_cpu(r[plen / 4 - 1]);
             }
-            if (id > 0x3FF) {
-                errf(err, errlen, "%s: cpu node %s: id %u does not fit EBase.CPUNum", name,
+            if (id > 0xFFF) {
+                errf(err, errlen, "%s: cpu node %s: id 0x%x does not fit EBase.CPUNum "
+                     "(cluster_xy << 4 | local id, 12 bits)", name,
                      fdt_get_name(fdt, off, NULL), id);
                 return -1;
             }
@@ -325,6 +402,7 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         memset(d, 0, sizeof *d);
         d->type = type;
         d->node = off;
+        d->irq_parent = -1;
         if (type->check && type->check(fdt, off, name, err, errlen))
             return -1;
         if (get_reg(fdt, off, 0, &d->base, &d->size, err, errlen, name) != 0) {
@@ -336,6 +414,11 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         if (!d->size || d->size > (1ull << 32)) {
             errf(err, errlen, "%s: node %s has a bad size 0x%llx", name,
                  fdt_get_name(fdt, off, NULL), (unsigned long long)d->size);
+            return -1;
+        }
+        if (d->base + d->size > (1ull << 40) || d->base + d->size < d->base) {
+            errf(err, errlen, "%s: node %s at 0x%llx is beyond the 40-bit physical space",
+                 name, fdt_get_name(fdt, off, NULL), (unsigned long long)d->base);
             return -1;
         }
         const fdt32_t *irq = fdt_getprop(fdt, off, "interrupts", &plen);
@@ -354,6 +437,12 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
         errf(err, errlen, "%s: no RAM (no enabled /memory node with a 'reg')", name);
         return -1;
     }
+    if (resolve_irq_parents(fdt, p))
+        return -1;
+    if (p->ncpus == 0)
+        p->ncpus = 1; /* no cpu node: one CPU, id 0 */
+    if (check_clusters(fdt, p, name, err, errlen))
+        return -1;
     /* overlaps between RAM banks and devices are configuration errors */
     for (int i = 0; i < p->nram; i++) {
         for (int j = i + 1; j < p->nram; j++)
@@ -394,8 +483,6 @@ int platform_parse(const void *fdt, size_t len, const char *name, platform *p, c
             hz = clock_of_node(fdt, off, 0);
     }
     p->clock_hz = hz ? hz : DEFAULT_CLOCK;
-    if (p->ncpus == 0)
-        p->ncpus = 1;
     return 0;
 }
 

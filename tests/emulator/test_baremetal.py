@@ -120,8 +120,9 @@ PROGRAMS = {
 
 
 def test_every_program_is_listed():
-    # the multi-CPU programs (t_smp_*) are run by test_smp.py
-    names = {p.stem for p in SRC.glob("t_*.[cS]") if not p.stem.startswith("t_smp_")}
+    # the multi-CPU programs (t_smp_*, t_mc_*) are run by test_smp.py and
+    # test_multicluster.py
+    names = {p.stem for p in SRC.glob("t_*.[cS]") if not p.stem.startswith(("t_smp_", "t_mc_"))}
     assert names == set(PROGRAMS), "update PROGRAMS in test_baremetal.py"
 
 

@@ -137,8 +137,12 @@ def test_bad_cpu_nodes(tmp_path):
     expect_126(run(["-dtb", nine, elf("t_hello")]), "nine.dtb", "more than 8 CPUs")
     dup = compile_dts(tmp_path, smp_dts([(0, 0), (1, 0)]), "dup.dtb")
     expect_126(run(["-dtb", dup, elf("t_hello")]), "dup.dtb", "two cpu nodes have the id 0")
-    big = compile_dts(tmp_path, smp_dts([(0, 0), (1, 0x400)]), "big.dtb")
+    big = compile_dts(tmp_path, smp_dts([(0, 0), (1, 0x1000)]), "big.dtb")
     expect_126(run(["-dtb", big, elf("t_hello")]), "big.dtb", "does not fit EBase.CPUNum")
+    # id 0x400 = cluster (4,0), local 0: a cluster without an XICU
+    far = compile_dts(tmp_path, smp_dts([(0, 0), (1, 0x400)]), "far.dtb")
+    expect_126(run(["-dtb", far, elf("t_hello")]), "far.dtb", "CPU id 0x400: its cluster (4,0) "
+               "has no XICU")
     bad = compile_dts(tmp_path, smp_dts([(0, 0)], "soclib,pti-count = <33>;"), "cnt.dtb")
     expect_126(run(["-dtb", bad, elf("t_hello")]), "cnt.dtb", "soclib,pti-count")
 
