@@ -44,15 +44,13 @@ IMAGE=$KDIR/arch/riscv/boot/Image
 
 make -s -C "$TOP/firmware/rv32-sbi" O="$SHIM" >/dev/null
 
-# /init: nolibc from the kernel tree, the kernel's own UAPI headers.
+# /init: nolibc from the kernel tree, the kernel's own UAPI headers
+# (built every time: a fraction of a second).
 mkdir -p "$PROOF"
-INIT_SRC=$TOP/firmware/rv32-sbi/proof/init.c
-if [ ! -f "$PROOF/init" ] || [ "$INIT_SRC" -nt "$PROOF/init" ]; then
-	riscv64-linux-gnu-gcc -march=rv32ima_zicsr -mabi=ilp32 -Os -static -nostdlib \
-		-ffreestanding -fno-stack-protector -fno-asynchronous-unwind-tables \
-		-I"$KSRC/tools/include/nolibc" -I"$KDIR/usr-headers/include" \
-		-include nolibc.h -o "$PROOF/init" "$INIT_SRC"
-fi
+riscv64-linux-gnu-gcc -march=rv32ima_zicsr -mabi=ilp32 -Os -static -nostdlib \
+	-ffreestanding -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-I"$KSRC/tools/include/nolibc" -I"$KDIR/usr-headers/include" \
+	-include nolibc.h -o "$PROOF/init" "$TOP/firmware/rv32-sbi/proof/init.c"
 printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\nfile /init %s 0755 0 0\n' \
 	"$PROOF/init" > "$PROOF/initramfs.list"
 "$KDIR/usr/gen_init_cpio" "$PROOF/initramfs.list" > "$PROOF/initramfs.cpio"
