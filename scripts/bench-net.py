@@ -49,6 +49,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import bench_smp  # noqa: E402
+from guest_console import Console, ConsoleError  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GATEWAY = "10.0.2.2"
@@ -65,81 +66,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-class Console:
-    """A guest booting to its BusyBox shell, commands typed on its console
-    (the emulator's stdin and stdout): one at a time, each followed by an
-    end marker with its status. The shell echoes what is typed, so the
-    typed marker is "@@end-$((n+1000))" and only the output reads
-    "@@end-<n+1000>"."""
-
-    def __init__(self, name, cmd):
-        self.name = name
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        self.out, self.err = bytearray(), bytearray()
-        self.lock = threading.Lock()
-        self.count = 0
-        for stream, buf in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
-            threading.Thread(target=self._read, args=(stream, buf), daemon=True).start()
-
-    def _read(self, stream, buf):
-        for chunk in iter(lambda: stream.read1(4096), b""):
-            with self.lock:
-                buf += chunk
-
-    def text(self, start=0):
-        with self.lock:
-            data = bytes(self.out[start:])
-        # CRLF folded; kernel messages can land inside a line of the shell's
-        text = data.decode(errors="replace").replace("\r\n", "\n")
-        return re.sub(r"\[\s*\d+\.\d+\] [^\n]*\n", "", text)
-
-    def tail(self):
-        err = bytes(self.err).decode(errors="replace")
-        return f"{self.text()[-3000:]}\n{err[-1500:]}"
-
-    def wait(self, pattern, timeout, start=0, must=True):
-        """The match of pattern in the output after start; None after
-        timeout seconds when must is false."""
-        deadline = time.monotonic() + timeout
-        while True:
-            m = re.search(pattern, self.text(start), re.M)
-            if m:
-                return m
-            if self.proc.poll() is not None:
-                fail(f"{self.name}: the emulator ended (status {self.proc.returncode}) "
-                     f"before {pattern!r}:\n{self.tail()}")
-            if time.monotonic() > deadline:
-                if not must:
-                    return None
-                fail(f"{self.name}: no {pattern!r} after {timeout} s:\n{self.tail()}")
-            time.sleep(0.1)
-
-    def run(self, command, timeout=300, must=True):
-        """Type a command; (status, its output) once its end marker came
-        (None after timeout seconds when must is false)."""
-        self.count += 1
-        start = len(self.out)
-        self.proc.stdin.write(f"{command}; echo \"@@end-$(({self.count}+1000)) $?\"\n".encode())
-        self.proc.stdin.flush()
-        m = self.wait(rf"^@@end-{self.count + 1000} (\d+)$", timeout, start, must)
-        return m and (int(m.group(1)), self.text(start))
-
-    def ready(self, timeout=120):
-        """Wait for the console shell: what is typed before it reads its
-        terminal may be lost, so a probe goes again every 10 s."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.run("true", timeout=10, must=False):
-                return
-        fail(f"{self.name}: the console shell did not answer in {timeout} s:\n{self.tail()}")
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
 
 
 class Sink:
@@ -267,7 +193,7 @@ def measure(name, cmd_for, nbytes, rounds, repeat):
     repeat times, its median (the wall clock follows the machine's load)."""
     echo, sink = free_port(), free_port()
     print(f"  {name}: boot", flush=True)
-    con = Console(name, cmd_for(echo, sink))
+    con = Console(cmd_for(echo, sink), name)
     try:
         t0 = time.monotonic()
         up = con.wait(r"^network: (eth0 .*)$", BOOT_TIMEOUT).group(1)
@@ -387,4 +313,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ConsoleError as e:
+        fail(str(e))

@@ -48,6 +48,7 @@ void cpu_reset(cpu_t *c)
     c->hi = c->lo = 0;
     c->pc = c->m->entry;
     c->reset_pc = c->m->entry;
+    c->resume_pc = 1;
     c->br_pending = false;
     c->waiting = false;
     c->status = ST_BEV | ST_ERL;
@@ -68,6 +69,8 @@ void cpu_reset(cpu_t *c)
 void cpu_exception(cpu_t *c, int code, int ce)
 {
     uint32_t pc = c->pc;
+    STAT(c, IN_EXC);
+    STAT_OP(c, exc, code);
     if (unlikely(c->pmu_on))
         pmu_exception(c, code == EXC_INT);
     if (!(c->status & ST_EXL)) {

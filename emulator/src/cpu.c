@@ -97,8 +97,10 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
  * run's budget still ends at the next event as it would have. */
 #define LEAVE_IF_IRQ_ELSE_LOOKUP                                              \
     do {                                                                      \
-        if (cpu_irq_pending(c) || c->exit_req)                                \
+        if (cpu_irq_pending(c) || c->exit_req) {                              \
+            STAT(c, EX_IRQLEAVE);                                             \
             FORCE_EXIT;                                                       \
+        }                                                                     \
         budget += bend - ip - 1;                                              \
         bend = ip;                                                            \
         c->pc = brp == 1 ? brt : brp == 3 ? IDX_PC(brip) : CUR_PC() + 4;      \
@@ -445,9 +447,12 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
     cpu_eret(c);                                                              \
+    STAT(c, IN_ERET);                                                         \
     brp = 0;                                                              \
-    if (cpu_irq_pending(c) || c->exit_req)                                    \
+    if (cpu_irq_pending(c) || c->exit_req) {                                  \
+        STAT(c, EX_IRQLEAVE);                                                 \
         RETIRE_AND_LEAVE;                                                     \
+    }                                                                         \
     budget += bend - ip - 1;                                                  \
     bend = ip;                                                                \
     cpu_marker_clear(c);                                                      \
@@ -456,6 +461,7 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
     NEED_CU0;                                                                 \
     SYNC();                                                                   \
     c->waiting = true;                                                        \
+    STAT(c, EX_WAIT);                                                         \
     c->pc = brp == 1 ? brt : CUR_PC() + 4;                                    \
     brp = 0;                                                              \
     RETIRE_AND_LEAVE;
@@ -472,8 +478,10 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
         uint32_t s = c->status;                                               \
         c->status = s | ST_IE;                                                \
         RT = s;                                                               \
-        if (cpu_irq_pending(c))                                               \
+        if (cpu_irq_pending(c)) {                                             \
+            STAT(c, EX_IRQLEAVE);                                             \
             FORCE_EXIT;                                                       \
+        }                                                                     \
     }
 #define B_cop0_other                                                          \
     NEED_CU0;                                                                 \
@@ -502,7 +510,8 @@ int cpu_exec(cpu_t *const c, int64_t budget_in)
             cpu_data_fault(c, (uint32_t)ip->rd * 4, (uint32_t)r_);            \
             goto exc;                                                         \
         }                                                                     \
-        FORCE_EXIT;                                                           \
+        STAT(c, EX_MTC2);                                                     \
+        CHECK_EXIT; /* a flush (PTPR, MODE, TLB invalidations) asks */        \
     }
 #define B_cop2_other                                                          \
     NEED_CU2;                                                                 \
@@ -626,12 +635,15 @@ L_decode_ds: {
 
 #define INST(n)                                                               \
     L_##n : PH(OP_##n);                                                       \
+    STAT_OP(c, op_interp, OP_##n);                                            \
     { B_##n } NEXT;                                                           \
     L_##n##_ds : PH(OP_##n);                                                  \
+    STAT_OP(c, op_interp, OP_##n);                                            \
     { B_##n } DS_NEXT;
 /* Branches: a branch in a delay slot is UNPREDICTABLE; the newer one wins. */
 #define INST_BR(n)                                                            \
     L_##n : L_##n##_ds : PH(OP_##n);                                          \
+    STAT_OP(c, op_interp, OP_##n);                                            \
     { B_##n } NEXT;
 
 /* Superinstructions (only formed for words that are not delay slots).  They
@@ -662,7 +674,8 @@ L_decode_ds: {
     B_addiu ip++;                                                             \
     BR_NOP_TAIL(RS != RT);
 #define INST_FUSED(n)                                                         \
-    L_##n : L_##n##_ds : { B_##n } NEXT;
+    L_##n : L_##n##_ds : STAT_OP(c, op_interp, OP_##n);                       \
+    { B_##n } NEXT;
 
     /* one handler pair per operation of ops.def, by its kind */
 #define INST_PLAIN INST
@@ -688,29 +701,64 @@ L_jit: {
     uint32_t idx = (uint32_t)(ip - pbase);
     jblock *jb = dp->jit ? dp->jit[idx] : NULL;
     const void *code;
+    STAT(c, J_LJIT);
     if (unlikely(!jb)) { /* dropped while a marker held the handler */
         decode_at(c, dp, idx);
         goto *ip->h;
     }
     /* only a whole block, charged in full, not entered as a delay slot */
-    if (brp || bend - ip != (ptrdiff_t)jb->n)
+    if (brp || bend - ip != (ptrdiff_t)jb->n) {
+        STAT(c, J_PLAIN);
+#ifdef TEMU_STATS
+        if (brp)
+            STAT(c, J_PLAIN_DS);
+        else if (bend - ip < (ptrdiff_t)jb->n)
+            STAT(c, J_PLAIN_SHORT);
+#endif
         goto *jb->plain_h;
+    }
+    c->jit_pc0 = IDX_PC(ip); /* (translate names the region by it) */
     code = jb->code;
     if (unlikely(!code)) {
-        if (++jb->count < c->m->jit_hot)
+        if (++jb->count < c->m->jit_hot) {
+            STAT(c, J_COUNTING);
             goto *jb->orig_h;
+        }
+        STAT(c, J_TRANSLATE);
         code = jit_translate(c, dp, idx);
         if (!code)
             goto *ip->h;
     }
-    c->jit_pc0 = IDX_PC(ip);
     c->jit_n = jb->n;
     c->jit_cend = cycles_end;
     c->jit_budget = budget;
+#ifdef TEMU_STATS
+    int64_t st_before = budget + (int64_t)jb->n;
+    STAT(c, J_RUN);
+#endif
     /* host code may chain to other translated blocks of this page */
     uint32_t res = jit_run(c, code, tlbr, tlbw, pvbase, dp->jit);
     uint32_t r = res >> 2, n = c->jit_n;
     budget = c->jit_budget;
+#ifdef TEMU_STATS
+    if ((res & 3) == JIT_NORMAL) {
+        STAT(c, J_RET_NORMAL);
+        STAT_ADD(c, J_INSNS, (uint64_t)(st_before - budget));
+    } else {
+        STAT_ADD(c, J_INSNS, (uint64_t)(st_before - (budget + (int64_t)n - (int64_t)r)));
+        if ((res & 3) == JIT_EXC)
+            STAT(c, J_RET_EXC);
+        else if ((res & 3) == JIT_LEAVE)
+            STAT(c, J_RET_LEAVE);
+        else {
+            dinsn d_;
+            uint32_t w_ = ((const u32a *)c->cur_dp->host)[((c->jit_pc0 & 0xFFF) >> 2) + r];
+            STAT(c, J_RET_CONT);
+            STAT_ADD(c, J_CONT_INSNS, n - r);
+            STAT_OP(c, op_cont, decode_insn(w_, &d_));
+        }
+    }
+#endif
     if (c->cur_dp != dp) { /* it chained into other pages: the last one's */
         dp = c->cur_dp;
         pbase = dp->ops;
@@ -743,6 +791,7 @@ L_stop:
     budget += bend - ip;
     bend = ip;
     c->pc = CUR_PC();
+    c->resume_pc = c->pc;
     goto out_pc;
 
 #ifdef TEMU_FUZZING
@@ -759,14 +808,28 @@ enter_shared: {
 enter_slow: {
     /* Block entry without enough budget, an unknown length or off the page. */
     uint32_t idx = (uint32_t)(ip - pbase), n;
+    STAT(c, IN_ENTER_SLOW);
     if (idx >= DPAGE_N) {
         bend = ip;
         c->pc = CUR_PC();
         goto lookup;
     }
     n = bl[idx];
-    if (n == BLEN_UNKNOWN) {
-        n = bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false);
+    if ((n & BLEN_NOENTRY) && unlikely(IDX_PC(ip) == c->resume_pc)) {
+        /* Resuming where the budget stopped this CPU inside a block (an SMP
+         * slot's end, a device event, the host poll): most such words are
+         * no block's entry, so the length is kept as no entry's
+         * (BLEN_NOENTRY) and the entries are not counted, which would
+         * install L_jit (and later a translation) at every word where a
+         * budget once ran out. A branch to the word makes it an entry. */
+        STAT(c, IN_RESUME);
+        if (n == BLEN_UNKNOWN)
+            bl[idx] = block_len((const u32a *)c->cur_dp->host, idx, false) | BLEN_NOENTRY;
+        n = bl[idx] & ~BLEN_NOENTRY;
+        c->resume_pc = 1;
+    } else if (n & BLEN_NOENTRY) {
+        n = bl[idx] = n == BLEN_UNKNOWN ? block_len((const u32a *)c->cur_dp->host, idx, false)
+                                        : n & ~BLEN_NOENTRY;
         /* first entry of the block: the translating tier counts its entries */
         if (c->m->jit) {
             jit_install(c, c->cur_dp, idx);
@@ -789,6 +852,8 @@ enter_slow: {
         goto out_pc;
     }
     /* Run the first `budget` instructions of the block, then stop. */
+    STAT(c, IN_MARKER);
+    STAT_ADD(c, IN_MARKER_INSNS, (uint64_t)budget);
     cpu_marker_set(c, ip + budget);
     bend = ip + budget;
     budget = 0;
@@ -797,6 +862,7 @@ enter_slow: {
 
 lookup: {
     uint32_t pc = c->pc;
+    STAT(c, IN_LOOKUP);
     itlb_ent *ie = &c->itlb[c->mode][(pc >> PAGE_SHIFT) & (ITLB_N - 1)];
     dpage *dp;
     ip = bend = NULL;
@@ -982,6 +1048,7 @@ static int fuse(cpu_t *c, dpage *dp, uint32_t idx, int op)
 
 void decode_at(cpu_t *c, dpage *dp, uint32_t idx)
 {
+    STAT(c, IN_DECODE);
     const u32a *words = (const u32a *)dp->host;
     int ds = idx == 0 || insn_has_delay_slot(words[idx - 1]);
     dinsn d;

@@ -315,6 +315,10 @@ temu_stop temu_run_cpu(temu *e, int cpu, uint64_t max_insns);
  * far, with their share of all executed instructions.  Returns -1 (and
  * prints nothing) in a normal build. */
 int temu_pair_hist(FILE *out, unsigned top);
+/* Build option STATS=1 (tsar-emu-stats): print the event counters of the
+ * run so far (src/stats.h).  Returns -1 (and prints nothing) in a normal
+ * build. */
+int temu_stats_print(temu *e, FILE *out);
 
 /*
  * The loaded ELF's code symbols (FUNC and sized NOTYPE symbols of .symtab):

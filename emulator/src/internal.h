@@ -26,6 +26,8 @@
 /* The board's hardware facts, generated from the spec (generate.py --hwdesc):
  * PTE bits, MMU fault types, CP0/CP2 register numbers, device registers. */
 #include "hwdesc.h"
+/* STATS=1 builds: event counters (STAT(), nothing in a normal build). */
+#include "stats.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -51,6 +53,9 @@ typedef struct dinsn {
 /* Decoded copy of one physical page of code. */
 /* Block length not computed yet; larger than any budget cpu_exec takes. */
 #define BLEN_UNKNOWN 0xFFFFFFFFu
+/* A length kept for a word that is no block entry (a resume point, cpu.c):
+ * larger than any budget too, so that entering it goes through enter_slow. */
+#define BLEN_NOENTRY 0x80000000u
 #define BUDGET_MAX 0x7FFFFFFF
 
 struct jblock;
@@ -243,9 +248,15 @@ typedef struct cpu {
     uint32_t jit_pc0, jit_next, jit_n, jit_pv;
     int64_t jit_budget;
     uint64_t jit_cend;
+    /* where the last stop marker stopped this CPU (1: nowhere): a run that
+     * resumes there enters mid-block, which makes no block entry (cpu.c) */
+    uint32_t resume_pc;
     uint64_t jc_gen;     /* jump cache generation << 32 (never 0 once reset) */
     jcache_ent jc[JC_N] __attribute__((aligned(64)));
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
+#ifdef TEMU_STATS
+    cpu_stats st;        /* STATS=1 builds: event counters (stats.h) */
+#endif
 } cpu_t;
 
 /* ---------------------------------------------------------------- devices */

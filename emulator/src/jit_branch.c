@@ -20,6 +20,7 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
 {
     em *e = &t->e;
     if (toff >= PAGE_SIZE || (toff & 3)) {
+        JIT_STAT(e, X_OFFPAGE);
         lea_pc(e, RAX, toff);
         jit_end_block(t, r);
         return;
@@ -29,6 +30,7 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
     while (e->p < site + SITE_LEN && !e->full)
         b1(e, 0xCC);
     uint8_t *generic = e->p;
+    JIT_STAT(e, X_SITE);
     lea_pc(e, RAX, toff);
     jit_end_block(t, r);
     patch(e, to_unlinked, e->p);
@@ -467,6 +469,23 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
         return true;
     if (!op_has(op, F_PCREL)) {
         writeback(t, t->dirty);
+#ifdef TEMU_STATS
+        if (op == OP_j || op == OP_jal) {
+            /* same page: (next ^ r14d) & PAGE_MASK == 0 */
+            jit_stat_inc(e, op == OP_j ? ST_X_J : ST_X_JAL);
+            ldf(e, RAX, OFF(jit_next));
+            alu_rr(e, A_XOR, RAX, R14);
+            alu_ri(e, A_AND, RAX, PAGE_MASK);
+            uint8_t *ne = jcc(e, CC_NE);
+            jit_stat_inc(e, op == OP_j ? ST_X_J_SAME : ST_X_JAL_SAME);
+            patch(e, ne, e->p);
+        } else {
+            if (op == OP_jr && d->rs == 31)
+                JIT_STAT(e, X_JR_RA);
+            else
+                JIT_STAT(e, X_JR);
+        }
+#endif
         ldf(e, RAX, OFF(jit_next));
         jit_end_block(t, k + 2);
     } else if (op_likely(op) || op == OP_b) {

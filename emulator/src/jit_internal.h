@@ -72,10 +72,23 @@ void jit_flush(machine *m);
 uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code);
 uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec);
+uint32_t jit_h_mtc2(cpu_t *c, uint32_t kinfo, uint32_t spec);
+uint32_t jit_h_diei(cpu_t *c, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec);
 uint32_t jit_h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo);
+
+#ifdef TEMU_STATS
+/* STATS=1 builds: inc qword [rbx + counter k] (where the flags are dead) */
+static inline void jit_stat_inc(em *e, int k)
+{
+    op_m(e, 1, 0xFF, 1, 0, RBX, (int32_t)offsetof(cpu_t, st.n) + 8 * k);
+}
+#define JIT_STAT(e, k) jit_stat_inc(e, ST_##k)
+#else
+#define JIT_STAT(e, k) ((void)0)
+#endif
 
 /* A link site, once linked: sub rbp, need; jge target; add rbp, need. */
 #define SITE_LEN 20

@@ -38,7 +38,8 @@ static bool scan_node(tctx *t, node *nd, uint32_t idx)
     const u32a *w = t->words;
     memset(nd, 0, sizeof *nd);
     nd->idx = idx;
-    nd->n = t->blen[idx] != BLEN_UNKNOWN ? t->blen[idx] : block_len(w, idx, false);
+    nd->n = t->blen[idx] != BLEN_UNKNOWN ? t->blen[idx] & ~BLEN_NOENTRY
+                                         : block_len(w, idx, false);
     uint32_t k = 0, n = nd->n;
     while (k < n) {
         dinsn d;

@@ -56,6 +56,7 @@ void jit_drop_page(machine *m, dpage *dp)
 {
     if (!dp->jit)
         return;
+    STATM(m, J_DROP_PAGE);
     /* the jump caches may name its blocks (only pages with dp->jit) */
     if (dp->jc_used) {
         for (int k = 0; k < m->ncpus; k++)
@@ -187,8 +188,19 @@ static inline uint32_t hdone(cpu_t *c, uint32_t kinfo)
     return ((k + 1) << 2) | JIT_LEAVE;
 }
 
+/* A coprocessor instruction in user mode without Status.CU<cu>: the
+ * Coprocessor Unusable exception raised, as the interpreter's NEED_CU0/2. */
+static inline bool cop_unusable(cpu_t *c, unsigned cu)
+{
+    if (!c->mode || (c->status & (ST_CU0 << cu)))
+        return false;
+    cpu_exception(c, EXC_CPU, (int)cu);
+    return true;
+}
+
 uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code)
 {
+    STAT(c, J_H_RAISE);
     uint32_t k = hsync(c, kinfo);
     cpu_exception(c, (int)(code & 0xFF), (int)(code >> 8));
     return ((k + 1) << 2) | JIT_EXC;
@@ -198,11 +210,10 @@ uint32_t jit_h_raise(cpu_t *c, uint32_t kinfo, uint32_t code)
  * state published first (Count reads the cycle count). */
 uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
 {
+    STAT(c, J_H_MFC0);
     uint32_t k = hsync(c, kinfo);
-    if (c->mode && !(c->status & ST_CU0)) {
-        cpu_exception(c, EXC_CPU, 0);
+    if (cop_unusable(c, 0))
         return ((k + 1) << 2) | JIT_EXC;
-    }
     c->r[spec & 0xFF] = cp0_read(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16));
     return 0;
 }
@@ -212,14 +223,47 @@ uint32_t jit_h_mfc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
  * or the mode changed (its TLB pointers are the old mode's). */
 uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
 {
+    STAT(c, J_H_MTC0);
     uint32_t k = hsync(c, kinfo);
     int mode = c->mode;
-    if (c->mode && !(c->status & ST_CU0)) {
-        cpu_exception(c, EXC_CPU, 0);
+    if (cop_unusable(c, 0))
         return ((k + 1) << 2) | JIT_EXC;
-    }
     cp0_write(c, (int)((spec >> 8) & 0xFF), (int)(spec >> 16), c->r[spec & 0xFF]);
     if (c->mode != mode || cpu_irq_pending(c))
+        c->exit_req = true;
+    return hdone(c, kinfo);
+}
+
+/* mtc2 (spec = src | rd << 8): as the interpreter's; host code leaves after
+ * it when the write flushed (PTPR, MODE, TLB invalidations set exit_req). */
+uint32_t jit_h_mtc2(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    STAT(c, J_H_MTC2);
+    uint32_t k = hsync(c, kinfo);
+    if (cop_unusable(c, 2))
+        return ((k + 1) << 2) | JIT_EXC;
+    unsigned rd = (spec >> 8) & 0xFF;
+    int r = mmu_cp2_write(c, (int)rd, c->r[spec & 0xFF]);
+    if (r) {
+        cpu_data_fault(c, rd * 4, (uint32_t)r);
+        return ((k + 1) << 2) | JIT_EXC;
+    }
+    return hdone(c, kinfo);
+}
+
+/* di / ei (spec = dst | ei << 8): as the interpreter's; host code leaves
+ * after ei when an interrupt is now deliverable (run_loop takes it). */
+uint32_t jit_h_diei(cpu_t *c, uint32_t kinfo, uint32_t spec)
+{
+    STAT(c, J_H_DIEI);
+    uint32_t k = hsync(c, kinfo);
+    if (cop_unusable(c, 0))
+        return ((k + 1) << 2) | JIT_EXC;
+    uint32_t s = c->status;
+    bool ei = (spec >> 8) != 0;
+    c->status = ei ? s | ST_IE : s & ~ST_IE;
+    c->r[spec & 0xFF] = s;
+    if (ei && cpu_irq_pending(c))
         c->exit_req = true;
     return hdone(c, kinfo);
 }
@@ -227,6 +271,7 @@ uint32_t jit_h_mtc0(cpu_t *c, uint32_t kinfo, uint32_t spec)
 /* spec = op | dst << 8 | src << 16 (src: rt of lwl/lwr, the merged value) */
 uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
+    STAT(c, J_H_LOAD);
     uint32_t k = hsync(c, kinfo), v;
     unsigned op = spec & 0xFF, dst = (spec >> 8) & 0xFF, src = spec >> 16;
     int size = (int)op_size((int)op);
@@ -257,6 +302,7 @@ uint32_t jit_h_load(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 
 uint32_t jit_h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
+    STAT(c, J_H_STORE);
     uint32_t k = hsync(c, kinfo);
     unsigned op = spec & 0xFF, src = spec >> 16;
     uint32_t val = c->r[src], b = va & 3;
@@ -274,6 +320,7 @@ uint32_t jit_h_store(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 
 uint32_t jit_h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 {
+    STAT(c, J_H_LLSC);
     uint32_t k = hsync(c, kinfo), v;
     unsigned op = spec & 0xFF, dst = (spec >> 8) & 0xFF, src = spec >> 16;
     if (op == OP_ll) {
@@ -288,6 +335,8 @@ uint32_t jit_h_llsc(cpu_t *c, uint32_t va, uint32_t kinfo, uint32_t spec)
 }
 
 /* ------------------------------------------------------------ code area */
+
+#define STAT_INC JIT_STAT /* (STATS=1 builds) */
 
 int jit_init(machine *m)
 {
@@ -348,6 +397,7 @@ int jit_init(machine *m)
     op_r(&e, 0, 0xF7, 1, 0, RCX);
     d32(&e, PAGE_MASK | 3);           /* test ecx, PAGE_MASK | 3 */
     uint8_t *o1 = jcc(&e, CC_NE);
+    STAT_INC(&e, D_SAME);
     mov_rr(&e, RCX, RAX);
     alu_ri(&e, A_AND, RCX, 0xFFC);
     op_r(&e, 0, 0x01, 1, RCX, RCX);   /* add ecx, ecx: idx * 8 */
@@ -361,12 +411,14 @@ int jit_init(machine *m)
     op_r(&e, 1, 0x39, 1, RCX, RBP);   /* cmp rbp, rcx */
     uint8_t *o4 = jcc(&e, CC_L);
     op_r(&e, 1, 0x29, 1, RCX, RBP);   /* sub rbp, rcx */
+    STAT_INC(&e, D_SAME_HIT);
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
     /* another page (or a misaligned PC, which leaves) */
     patch(&e, o1, e.p);
     op_r(&e, 0, 0xF7, 1, 0, RAX);
     d32(&e, 3);                       /* test eax, 3 */
     uint8_t *o5 = jcc(&e, CC_NE);
+    STAT_INC(&e, D_JC);
     _Static_assert(sizeof(jcache_ent) == 64, "jump cache entry: 64 bytes");
     /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), r11 = key */
     mov_rr(&e, R10, RAX);
@@ -390,6 +442,7 @@ int jit_init(machine *m)
     mov_rr(&e, R14, RAX);
     alu_ri(&e, A_AND, R14, PAGE_MASK);
     stf(&e, OFF(jit_pv), R14);
+    STAT_INC(&e, D_JC_HIT);
     op_m(&e, 0, 0xFF, 1, 4, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code)); /* jmp [] */
     /* jump cache miss: the CPU's fetch table (filled by fetch_slow, with its
      * checks) gives the decoded page, whose translations become current */
@@ -435,7 +488,26 @@ int jit_init(machine *m)
     op_m(&e, 1, 0x89, 1, R15, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, jit));
     op_m(&e, 0, 0xC6, 1, 0, R9, (int32_t)offsetof(dpage, jc_used));
     b1(&e, 1);                        /* dp->jc_used = 1 */
+    STAT_INC(&e, D_ITLB_HIT);
     b1(&e, 0xFF); b1(&e, 0xE7);       /* jmp rdi */
+#ifdef TEMU_STATS
+    /* a landing pad per reason the dispatcher did not chain */
+    {
+        uint8_t *const *why[] = {
+            (uint8_t *[]){o2, o3, o7, o8, o9, NULL}, (uint8_t *[]){o4, oj2, o10, NULL},
+            (uint8_t *[]){o6, NULL}, (uint8_t *[]){o5, NULL}};
+        const int ctr[] = {ST_D_F_NOCODE, ST_D_F_BUDGET, ST_D_F_ITLB, ST_D_F_ALIGN};
+        uint8_t *to_common[4];
+        for (int w = 0; w < 4; w++) {
+            for (int i = 0; why[w][i]; i++)
+                patch(&e, why[w][i], e.p);
+            jit_stat_inc(&e, ctr[w]);
+            to_common[w] = jmp32(&e);
+        }
+        for (int w = 0; w < 4; w++)
+            patch(&e, to_common[w], e.p);
+    }
+#else
     patch(&e, o2, e.p);
     patch(&e, o3, e.p);
     patch(&e, o4, e.p);
@@ -446,6 +518,7 @@ int jit_init(machine *m)
     patch(&e, o8, e.p);
     patch(&e, o9, e.p);
     patch(&e, o10, e.p);
+#endif
     mov_ri(&e, RAX, JIT_NORMAL);
     patch(&e, jmp32(&e), j->code + JIT_EXIT);
     if (e.full) {
@@ -474,6 +547,7 @@ uint32_t jit_run(cpu_t *c, const void *code, stlb_ent *tlbr, stlb_ent *tlbw, uin
  * refund of this exit). */
 uint32_t jit_h_link(cpu_t *c, uint32_t site_off, uint32_t tpc, uint32_t rinfo)
 {
+    STAT(c, J_H_LINK);
     struct jit_state *j = c->m->jit;
     dpage *dp = c->cur_dp;
     uint32_t idx = (tpc & 0xFFF) >> 2, refund = rinfo >> 16;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "jit_internal.h"
 
@@ -165,6 +166,28 @@ static void emit_raise(tctx *t, uint32_t kinfo, uint32_t code)
     mov_ri(&t->e, RDX, code);
     call_abs(&t->e, (const void *)jit_h_raise);
     patch(&t->e, jmp32(&t->e), t->exit);
+}
+
+/* A system instruction as a call of its helper(cpu, kinfo, spec): the
+ * guest registers written back before, reloaded after; a non-zero result
+ * leaves host code (an exception, or a change the run loop must see).
+ * dst: the guest register the helper wrote (0: none). */
+static void emit_helper_call(tctx *t, const void *helper, uint32_t kinfo, uint32_t spec,
+                             unsigned dst)
+{
+    em *e = &t->e;
+
+    writeback(t, t->dirty);
+    emit_self(t, RCX);
+    op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
+    mov_ri(e, RSI, kinfo);
+    mov_ri(e, RDX, spec);
+    call_abs(e, helper);
+    op_r(e, 0, 0x85, 1, RAX, RAX);
+    patch(e, jcc(e, CC_NE), t->exit);
+    reload(t);
+    if (is_cached(t, dst))
+        t->dirty |= 1u << dst;
 }
 
 /* Translate one non-branch word; false: not translated (the block ends). */
@@ -392,29 +415,18 @@ bool jit_emit_insn(tctx *t, int op, const dinsn *d, uint32_t k, bool ds, bool *e
     case OP_sb: case OP_sh: case OP_sw: case OP_swl: case OP_swr:
         jit_emit_mem(t, op, d, kinfo);
         return true;
-    case OP_mfc0: /* a helper call: exception entry and exit code stays here */
-        writeback(t, t->dirty);
-        emit_self(t, RCX);
-        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
-        mov_ri(e, RSI, kinfo);
-        mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
-        call_abs(e, (const void *)jit_h_mfc0);
-        op_r(e, 0, 0x85, 1, RAX, RAX);
-        patch(e, jcc(e, CC_NE), t->exit);
-        reload(t);
-        if (is_cached(t, d->rt))
-            t->dirty |= 1u << d->rt;
+    case OP_mfc0: /* helper calls: exception entry and exit code stays here */
+        emit_helper_call(t, (const void *)jit_h_mfc0, kinfo,
+                         (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16, d->rt);
         return true;
-    case OP_mtc0:
-        writeback(t, t->dirty);
-        emit_self(t, RCX);
-        op_r(e, 1, 0x89, 1, RBX, RDI); /* mov rdi, rbx */
-        mov_ri(e, RSI, kinfo);
-        mov_ri(e, RDX, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16);
-        call_abs(e, (const void *)jit_h_mtc0);
-        op_r(e, 0, 0x85, 1, RAX, RAX);
-        patch(e, jcc(e, CC_NE), t->exit);
-        reload(t);
+    case OP_mtc0: case OP_mtc2:
+        emit_helper_call(t, op == OP_mtc0 ? (const void *)jit_h_mtc0 : (const void *)jit_h_mtc2,
+                         kinfo, (uint32_t)d->rt | (uint32_t)d->rd << 8 | (uint32_t)d->sa << 16,
+                         0);
+        return true;
+    case OP_di: case OP_ei: /* Status.IE */
+        emit_helper_call(t, (const void *)jit_h_diei, kinfo,
+                         (uint32_t)d->rt | (op == OP_ei ? 1u << 8 : 0), d->rt);
         return true;
     case OP_ll: case OP_sc: {
         unsigned dst = op == OP_ll ? d->rt : d->rd;
@@ -495,6 +507,7 @@ static void emit_stubs(tctx *t)
             break;
         }
         case S_FAIL: /* the budget does not cover the block: leave at it */
+            JIT_STAT(e, D_REGION_BUDGET);
             rbp_op(e, A_ADD, t->n);
             writeback(t, t->dirty);
             lea_pc(e, RAX, PCOFF(0));
@@ -552,6 +565,7 @@ static void emit_body(tctx *t, unsigned ni)
     }
     writeback(t, t->dirty);
     if (nd->kend == nd->n) { /* ran to the page end */
+        JIT_STAT(e, X_PAGEEND);
         lea_pc(e, RAX, PCOFF(nd->n));
         jit_end_block(t, nd->n);
     } else {
@@ -581,6 +595,46 @@ static void dump_region(uint32_t idx, const uint8_t *start, const uint8_t *end)
         fwrite(start, 1, (size_t)(end - start), f);
         fclose(f);
     }
+}
+
+/* TSAR_EMU_PERF_MAP=1: name the host code for perf (perf report reads
+ * /tmp/perf-<pid>.map): the fixed code (trampoline, epilogue, dispatcher)
+ * and each region by the guest PC of its entry, "k:" + the loaded ELF's
+ * symbol for kernel code, "u:" + the PC for user code.  A flush reuses the
+ * area; the map then names a range twice (-v prints the flushes). */
+static void perf_map_region(machine *m, uint32_t pc, const uint8_t *start, const uint8_t *end)
+{
+    static FILE *f;
+    static bool checked;
+    if (!checked) {
+        const char *v = getenv("TSAR_EMU_PERF_MAP");
+        checked = true;
+        if (v && *v && strcmp(v, "0")) {
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+            f = fopen(path, "w");
+            if (f) {
+                setvbuf(f, NULL, _IOFBF, 1 << 20);
+                const uint8_t *b = m->jit->code;
+                fprintf(f, "%lx %x jit:trampoline\n", (unsigned long)b, JIT_EXIT);
+                fprintf(f, "%lx %x jit:epilogue\n", (unsigned long)(b + JIT_EXIT),
+                        JIT_DISPATCH - JIT_EXIT);
+                fprintf(f, "%lx %x jit:dispatcher\n", (unsigned long)(b + JIT_DISPATCH),
+                        JIT_FIRST - JIT_DISPATCH);
+            }
+        }
+    }
+    if (!f)
+        return;
+    uint32_t off;
+    const char *sym = temu_symbol((const temu *)m, pc, &off);
+    if (sym)
+        fprintf(f, "%lx %lx k:%s+0x%x\n", (unsigned long)start, (unsigned long)(end - start),
+                sym, off);
+    else
+        fprintf(f, "%lx %lx %s:%08x\n", (unsigned long)start, (unsigned long)(end - start),
+                pc >= 0x80000000u ? "k" : "u", pc);
+    /* (written out at exit: a write per translation would be in the profile) */
 }
 
 static tctx tc; /* translation scratch (the emulator is single-threaded) */
@@ -684,6 +738,7 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
         return NULL;
     }
     dump_region(idx, start, e->p);
+    perf_map_region(m, c->jit_pc0, start, e->p);
     j->used = (size_t)(e->p - j->code + 15) & ~(size_t)15;
     j->translated++;
     j->bytes += (uint64_t)(e->p - start);

@@ -635,6 +635,7 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
     for (;;) {
         if (m->stop_req)
             return TEMU_STOP_EXIT;
+        STAT(&m->cpus[0], RL_PASS);
         service_devices(m);
         uint64_t ins = insns(m);
         if (ins >= m->next_poll) {
@@ -667,34 +668,52 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
                 c = pick_cpu(m);
         }
         if (!c) {
+            STAT(&m->cpus[0], RL_IDLE);
             int r = idle(m);
             if (r >= 0)
                 return (temu_stop)r;
             continue;
         }
         m->dbg = c;
-        if (cpu_irq_pending(c))
+        if (cpu_irq_pending(c)) {
+            STAT(c, RL_IRQ);
             cpu_take_interrupt(c);
+        }
         if (ins >= limit)
             return TEMU_STOP_LIMIT;
 
         uint64_t budget = limit - ins;
-        if (!only && m->slot_end != UINT64_MAX && m->slot_end - c->cycles < budget)
+#ifdef TEMU_STATS
+        int why = ST_RL_BUD_OTHER;
+#define BUDGET_WHY(k) (why = ST_##k)
+#else
+#define BUDGET_WHY(k) ((void)0)
+#endif
+        if (!only && m->slot_end != UINT64_MAX && m->slot_end - c->cycles < budget) {
             budget = m->slot_end - c->cycles;
+            BUDGET_WHY(RL_BUD_SLOT);
+        }
         uint64_t ev = next_event(m);
         if (ev != UINT64_MAX) {
             uint64_t d = ev > c->cycles ? ev - c->cycles : 1;
-            if (d < budget)
+            if (d < budget) {
                 budget = d;
+                BUDGET_WHY(RL_BUD_EVENT);
+            }
         }
         if (c->pmu_next != UINT64_MAX) {
             uint64_t d = c->pmu_next > c->cycles ? c->pmu_next - c->cycles : 1;
-            if (d < budget)
+            if (d < budget) {
                 budget = d;
+                BUDGET_WHY(RL_BUD_OTHER);
+            }
         }
         uint64_t dp = m->next_poll > ins ? m->next_poll - ins : 1;
-        if (dp < budget)
+        if (dp < budget) {
             budget = dp;
+            BUDGET_WHY(RL_BUD_POLL);
+        }
+#undef BUDGET_WHY
         if (m->nbkpt || (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC))) {
             if (m->nbkpt && is_bkpt(m, c->pc) && !(skip[c->idx] && c->pc == skip_pc[c->idx]))
                 return TEMU_STOP_BREAK;
@@ -705,7 +724,24 @@ static temu_stop run_loop(machine *m, uint64_t max_insns, cpu_t *only)
         skip[c->idx] = false;
         c->exit_req = false;
         m->cur = c;
+#ifdef TEMU_STATS
+        {
+            static cpu_t *last;
+            uint64_t c0 = c->cycles;
+            if (m->nbkpt || (m->trace & (TEMU_TRACE_IN_ASM | TEMU_TRACE_EXEC)))
+                why = ST_RL_BUD_OTHER;
+            c->st.n[why]++;
+            STAT(c, RL_EXEC);
+            if (last && last != c)
+                STAT(c, RL_SWITCH);
+            last = c;
+            cpu_exec(c, (int64_t)budget);
+            if (c->cycles - c0 < budget)
+                STAT(c, RL_EARLY);
+        }
+#else
         cpu_exec(c, (int64_t)budget);
+#endif
         if (c->cycles >= c->pmu_next)
             pmu_sync(c); /* a counter may have overflowed: its interrupt */
         machine_now(m); /* the shared time follows the CPU that ran */

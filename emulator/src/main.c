@@ -824,6 +824,7 @@ int main(int argc, char **argv)
     }
     temu_pair_hist(stderr, 40); /* PAIR_HIST=1 builds only */
     if (o.verbose) {
+        temu_stats_print(e, stderr); /* STATS=1 builds only */
         temu_jit_figures f;
         temu_jit_stats(e, &f);
         if (temu_accel(e) == TEMU_ACCEL_JIT)

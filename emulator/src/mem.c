@@ -49,6 +49,7 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
         dp = m->dp_free;
         m->dp_free = dp->next_free;
     } else if (m->dp_count < m->dp_max) {
+        STATM(m, DP_NEW);
         dp = malloc(sizeof *dp);
         if (!dp) {
             fprintf(stderr, "tsar-emu: out of memory (decoded code)\n");
@@ -59,6 +60,7 @@ dpage *code_page_get(machine *m, ram_bank *b, uint32_t pidx)
         m->dp_all[m->dp_count++] = dp;
     } else {
         /* Pool full: evict round-robin, never the page being executed. */
+        STATM(m, DP_EVICT);
         for (;;) {
             dp = m->dp_all[m->dp_clock++ % m->dp_count];
             if (!m->cur || dp != m->cur->cur_dp)
@@ -105,8 +107,10 @@ void code_page_store(machine *m, ram_bank *b, uint32_t pidx, uint32_t off, uint3
         for (uint32_t i = 0; i < DPAGE_N; i++)
             dp->blen[i] = BLEN_UNKNOWN;
         m->cur->exit_req = true;
+        STAT(m->cur, EX_CODESTORE);
         return;
     }
+    STATM(m, DP_FREED);
     code_page_unmap(m, dp);
     dp->next_free = m->dp_free;
     m->dp_free = dp;
@@ -153,6 +157,7 @@ bool mem_load_slow(cpu_t *c, uint32_t va, int size, uint32_t *out)
 {
     machine *m = c->m;
     uint64_t pa;
+    STAT(c, MEM_LOAD_SLOW);
     if (va & (uint32_t)(size - 1)) {
         cpu_address_error(c, va, false);
         return false;
@@ -181,6 +186,7 @@ bool mem_load_slow(cpu_t *c, uint32_t va, int size, uint32_t *out)
     }
     w >>= (pa & 3) * 8;
     *out = size == 4 ? w : w & ((1u << (size * 8)) - 1);
+    STAT(c, EX_MMIO);
     c->exit_req = true; /* device state may have changed (IRQ lines) */
     return true;
 }
@@ -191,6 +197,7 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
 {
     machine *m = c->m;
     uint64_t pa;
+    STAT(c, MEM_STORE_SLOW);
     uint32_t err = mmu_translate(c, wva, ACC_WRITE, c->mode, &pa, true);
     if (err) {
         cpu_data_fault(c, va, err);
@@ -202,6 +209,8 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
         uint8_t *p = hpage + (wva & 0xFFF);
         unsigned lo = (unsigned)__builtin_ctz(be), hi = 31u - (unsigned)__builtin_clz(be);
         bool fast = ram_store_hooks(m, b, pa + lo, hi - lo + 1);
+        if (!fast)
+            STAT(c, MEM_STORE_NOFAST);
         if (be == 0xF) {
             *(u32a *)p = val;
         } else {
@@ -222,6 +231,7 @@ static bool store_word_be(cpu_t *c, uint32_t va, uint32_t wva, uint32_t val, uin
         cpu_data_fault(c, va, MMU_FAULT_DATA_ILLEGAL_ACCESS);
         return false;
     }
+    STAT(c, EX_MMIO);
     c->exit_req = true;
     return true;
 }
@@ -279,6 +289,7 @@ bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
 {
     machine *m = c->m;
     uint64_t pa;
+    STAT(c, MEM_LL);
     if (va & 3) {
         cpu_address_error(c, va, false);
         return false;
@@ -315,6 +326,7 @@ bool mem_ll(cpu_t *c, uint32_t va, uint32_t *out)
 bool mem_sc(cpu_t *c, uint32_t va, uint32_t val, uint32_t *ok)
 {
     uint64_t pa;
+    STAT(c, MEM_SC);
     if (va & 3) {
         cpu_address_error(c, va, true);
         return false;
@@ -341,6 +353,7 @@ dpage *fetch_slow(cpu_t *c, uint32_t pc)
 {
     machine *m = c->m;
     uint64_t pa;
+    STAT(c, IN_FETCH_SLOW);
     if (pc & 3) {
         cpu_address_error(c, pc, false);
         return NULL;

@@ -39,6 +39,7 @@ static void tlb_clear_cpu(cpu_t *c)
             c->itlb[md][i].dp = NULL;
         }
     }
+    STAT(c, EX_TLBCLEAR);
     cpu_jc_drop(c);
     /* The page being executed may be mapped differently now. */
     c->exit_req = true;
@@ -65,6 +66,7 @@ static void pt_clear_marks(machine *m)
  * on the marked pages any more. */
 void tlb_flush_all(machine *m)
 {
+    STATM(m, EX_FLUSHALL);
     for (int i = 0; i < m->ncpus; i++)
         tlb_clear_cpu(&m->cpus[i]);
     pt_clear_marks(m);
@@ -74,6 +76,7 @@ void tlb_flush_all(machine *m)
  * while other CPUs may hold translations that depend on them. */
 void tlb_flush_cpu(cpu_t *c)
 {
+    STAT(c, EX_FLUSHCPU);
     tlb_clear_cpu(c);
     if (c->m->ncpus == 1)
         pt_clear_marks(c->m);
@@ -127,6 +130,11 @@ uint32_t mmu_translate(cpu_t *c, uint32_t va, int acc, int user, uint64_t *pa,
     }
     uint32_t rd = acc == ACC_WRITE ? 0 : MMU_FAULT_READ;
     uint32_t fault;
+#ifdef TEMU_STATS
+    if (se)
+        c->st.n[acc == ACC_READ ? ST_MMU_WALK_R : acc == ACC_WRITE ? ST_MMU_WALK_W
+                                                                   : ST_MMU_WALK_X]++;
+#endif
     ram_bank *b1 = NULL, *b2 = NULL;
     uint64_t pt1 = (((uint64_t)c->ptpr << MMU_PTPR_SHIFT) |
                     ((va >> MMU_BIG_PAGE_SHIFT) * PT1_ENTRY_BYTES)) & PHYS_MASK;

@@ -17,7 +17,6 @@ a carrier. The boots use the default
 (docs/network.md).
 """
 import hashlib
-import http.server
 import os
 import re
 import socket
@@ -26,6 +25,7 @@ import threading
 import pytest
 
 from guest import DISK_ROOT_ARGS, SPLATS, busybox_disk, guest_kernel
+from hostnet import BlobServer
 from kbuild import DEBUG_KEYS, SERIES_KEYS, debug_id
 
 pytestmark = pytest.mark.kernel
@@ -71,20 +71,6 @@ poweroff -f
 """
 
 
-class _Blob(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path != "/blob":
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(BLOB)))
-        self.end_headers()
-        self.wfile.write(BLOB)
-
-    def log_message(self, *args):
-        pass
-
-
 def _sink(srv, got):
     """Take one upload of len(BLOB) bytes, answer with its SHA-256."""
     srv.settimeout(300)
@@ -121,7 +107,7 @@ def _pusher(port, stop):
 
 def boot_with_traffic(k, *extra, root=""):
     """Boot k with the servers and forwards SCRIPT uses, and run it."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Blob)
+    httpd = BlobServer(BLOB)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     sink = socket.socket()
     sink.bind(("127.0.0.1", 0))

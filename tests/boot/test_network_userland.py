@@ -20,7 +20,6 @@ Three groups:
   network that does not work fails these tests; without one they skip.
 """
 import hashlib
-import http.server
 import importlib
 import os
 import re
@@ -30,17 +29,18 @@ import socketserver
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 
 from guest import EMU, guest_kernel, without_kernel_messages
+from hostnet import BlobServer
 from kbuild import ROOT, SERIES_KEYS
 
 pytestmark = pytest.mark.kernel
 
 sys.path.insert(0, str(ROOT / "scripts"))
 run_net = importlib.import_module("run-net")
+from guest_console import Console  # noqa: E402
 
 # Addresses libslirp gives the guest (docs/network.md), and the guest
 # address the test's forwards to host servers listen on.
@@ -309,83 +309,6 @@ def test_ping_over_the_loopback(kernel, applets):
 
 # ------------------------------------------------------------- end to end
 
-class Console:
-    """The emulator running a portkit_shell=1 boot, its console shell
-    driven through stdin: one command at a time, its results read back."""
-
-    def __init__(self, cmd):
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        self.out, self.err = bytearray(), bytearray()
-        self.count = 0
-        self.lock = threading.Lock()
-        for stream, buf in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
-            threading.Thread(target=self._read, args=(stream, buf), daemon=True).start()
-
-    def _read(self, stream, buf):
-        for chunk in iter(lambda: stream.read1(4096), b""):
-            with self.lock:
-                buf += chunk
-
-    def text(self, start=0):
-        with self.lock:
-            data = bytes(self.out[start:])
-        return data.decode(errors="replace").replace("\r\n", "\n")
-
-    def wait(self, pattern, timeout, start=0):
-        deadline = time.monotonic() + timeout
-        while True:
-            m = re.search(pattern, without_kernel_messages(self.text(start)), re.M)
-            if m:
-                return m
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                why = "the emulator ended" if self.proc.poll() is not None else \
-                    f"nothing after {timeout} s"
-                raise AssertionError(f"no {pattern!r}: {why}\n{self.text()[-4000:]}\n"
-                                     f"{bytes(self.err).decode(errors='replace')[-2000:]}")
-            time.sleep(0.2)
-
-    def run(self, command, timeout=120):
-        """Type a command; its output, once its end marker (with the status)
-        came. The typed line shows "$((n+1000))", the output the number."""
-        self.count += 1
-        start = len(self.out)
-        self.proc.stdin.write(f"{command}; echo \"@@end-$(({self.count}+1000)) $?\"\n".encode())
-        self.proc.stdin.flush()
-        m = self.wait(rf"^@@end-{self.count + 1000} (\d+)$", timeout, start)
-        return int(m.group(1)), without_kernel_messages(self.text(start))
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-
-
-class BlobServer(http.server.ThreadingHTTPServer):
-    """An HTTP server on 127.0.0.1 serving one random file at /blob."""
-
-    def __init__(self, size):
-        self.blob = os.urandom(size)
-        self.requests = []
-        blob, requests = self.blob, self.requests
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                requests.append(self.path)
-                if self.path != "/blob":
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(blob)))
-                self.end_headers()
-                self.wfile.write(blob)
-
-            def log_message(self, *args):
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-
 class HashServer(socketserver.ThreadingTCPServer):
     """A TCP server on 127.0.0.1 that reads a connection to its end and
     answers "<bytes> <sha256>": what each of the guest's connections sent."""
@@ -418,7 +341,7 @@ class Network:
 
     def __init__(self, k):
         self.k = k
-        self.http = serve(BlobServer(1 << 20))
+        self.http = serve(BlobServer(os.urandom(1 << 20)))
         self.hashes = serve(HashServer())
         self.ssh_port = run_net.free_port()
         self.http_port = self.http.server_address[1]

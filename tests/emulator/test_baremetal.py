@@ -88,6 +88,7 @@ PROGRAMS = {
     "t_smc": {},
     "t_block": {},
     "t_irq_ds": {},
+    "t_diei": {},
     "t_xicu": dict(max_wall=5.0),  # a 10 s guest-time timer: `wait` skips it
     "t_perf": dict(stdout=b"perf checksum 0x0623b422\n"),
     "t_tty_echo": dict(stdin=b"hel\rlo\nworld q", stdout=b"line: HELLO\nirq: world q\n"),

@@ -29,6 +29,8 @@ from kbuild import OTHER_SPECS, ROOT, SPECS, kill_running, load_spec, run, serie
 sys.path.insert(0, str(ROOT / "scripts"))
 from importlib import import_module  # noqa: E402
 
+from guest_console import without_kernel_messages  # noqa: E402,F401 (the tests import it from here)
+
 qemu_command = import_module("qemu-cmd").qemu_command
 
 EMU = ROOT / "build" / "bin" / "tsar-emu"
@@ -193,13 +195,6 @@ def check_results(out, prog):
     "prog: check: details: ok" (userland/include/checks.h)."""
     return {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(
         rf"^{re.escape(prog)}: ([\w.+-]+): (.*): (ok|FAIL)$", out, re.M)}
-
-
-def without_kernel_messages(out):
-    """The console output without the kernel's log records, which can land
-    in the middle of a program's line (kgdbts' fork test ends whenever its
-    last breakpoint is hit): the program's line is whole again."""
-    return re.sub(r"\[\s*\d+\.\d+\] [^\n]*\n", "", out)
 
 
 def guest_programs():

@@ -352,6 +352,18 @@ long read_file(const char *path, char *buf, long size)
 	return len;
 }
 
+/* strstr(), which neither series' nolibc has. */
+static __attribute__((unused))
+char *strstr(const char *h, const char *n)
+{
+	size_t l = strlen(n);
+
+	for (; *h; h++)
+		if (!strncmp(h, n, l))
+			return (char *)h;
+	return l ? NULL : (char *)h;
+}
+
 /* debugfs at /debug: /init mounts it only for its crash tests. */
 static __attribute__((unused))
 void debugfs_mount(void)

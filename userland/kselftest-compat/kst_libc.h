@@ -843,16 +843,6 @@ static __attribute__((unused)) int kst_toupper(int c)
 #define tolower		kst_tolower
 #define toupper		kst_toupper
 
-static __attribute__((unused)) char *strstr(const char *h, const char *n)
-{
-	size_t l = strlen(n);
-
-	for (; *h; h++)
-		if (!strncmp(h, n, l))
-			return (char *)h;
-	return l ? NULL : (char *)h;
-}
-
 static __attribute__((unused))
 void *memmem(const void *h, size_t hl, const void *n, size_t nl)
 {

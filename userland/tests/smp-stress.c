@@ -27,16 +27,6 @@
 static int failures;
 
 /* What nolibc 6.1 lacks. */
-static char *find(const char *s, const char *what)
-{
-	size_t n = strlen(what);
-
-	for (; *s; s++)
-		if (!strncmp(s, what, n))
-			return (char *)s;
-	return NULL;
-}
-
 static int mprotect(void *addr, size_t len, int prot)
 {
 	return my_syscall3(__NR_mprotect, addr, len, prot);
@@ -165,7 +155,7 @@ static void test_cpus(void)
 		close(fd);
 	}
 	buf[len] = 0;
-	for (p = buf; (p = find(p, "processor")); p++)
+	for (p = buf; (p = strstr(p, "processor")); p++)
 		procs++;
 	ncpus = popcount(mask);
 	printf("smp-stress: cpus affinity %d cpuinfo %d mask %lx\n",
@@ -572,7 +562,7 @@ static void test_tlb(void)
 /* Sum of the per-CPU counts on the /proc/interrupts line naming `what`. */
 static unsigned long ipi_count(const char *buf, const char *what)
 {
-	const char *end = find(buf, what), *p;
+	const char *end = strstr(buf, what), *p;
 	unsigned long sum = 0, v;
 
 	if (!end)

@@ -195,15 +195,25 @@ static int swap_on(const char *area, const char *path, unsigned long mib)
 static void swap_test(const char *area, const char *path)
 {
 	long memtotal = proc_value("/proc/meminfo", "MemTotal");
-	unsigned long pages = memtotal / 4 * 3 / 2, keep = pages / 4, page;
+	long available = proc_value("/proc/meminfo", "MemAvailable");
+	unsigned long pages = memtotal / 4 * 3 / 2, keep, page;
 	long bad, child_bad, swapped, swapped_after, cached, rc;
 	struct traffic t0, t1, t2;
 	unsigned char *mem;
 	int status;
 	pid_t pid;
 
-	printf("swap: %s: %s, MemTotal %ld kB, filling %lu pages (%lu kB)\n",
-	       area, path, memtotal, pages, pages * 4);
+	/*
+	 * What swapoff brings back must leave the kernel above its
+	 * watermarks (which boosts can raise by megabytes): a third of what
+	 * is available before the fill, never more than a quarter of it.
+	 */
+	keep = available > 0 ? available / 4 / 3 : 0;
+	if (keep > pages / 4)
+		keep = pages / 4;
+	printf("swap: %s: %s, MemTotal %ld kB, filling %lu pages (%lu kB), "
+	       "keeping %lu of MemAvailable %ld kB\n",
+	       area, path, memtotal, pages, pages * 4, keep, available);
 	/* The whole fill fits in the area, with room to spare. */
 	if (swap_on(area, path, pages * 4 / 1024 + 8) < 0)
 		return;

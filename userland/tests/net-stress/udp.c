@@ -257,17 +257,6 @@ static unsigned int flood_len(int s, int seq)
 
 static int flood_done_pipe[2];
 
-/* The first occurrence of what in s, or NULL. */
-static char *find(const char *s, const char *what)
-{
-	size_t n = strlen(what);
-
-	for (; *s; s++)
-		if (!strncmp(s, what, n))
-			return (char *)s;
-	return NULL;
-}
-
 /* Snmp counter "Udp: ... RcvbufErrors" (or Udp6RcvbufErrors). */
 static long rcvbuf_errors(int family)
 {
@@ -279,7 +268,7 @@ static long rcvbuf_errors(int family)
 		if (read_file("/proc/net/snmp", buf, sizeof(buf)) <= 0)
 			return -1;
 		/* two "Udp:" lines: the names, then the values */
-		for (p = buf; (p = find(p, "\nUdp:")); p++) {
+		for (p = buf; (p = strstr(p, "\nUdp:")); p++) {
 			/* field: the spaces up to the name, then to the value */
 			if (field < 0) {
 				for (i = 0, q = p + 5; *q && *q != '\n'; q++)
@@ -295,7 +284,7 @@ static long rcvbuf_errors(int family)
 	}
 	if (read_file("/proc/net/snmp6", buf, sizeof(buf)) <= 0)
 		return -1;
-	p = find(buf, "Udp6RcvbufErrors");
+	p = strstr(buf, "Udp6RcvbufErrors");
 	if (!p)
 		return -1;
 	for (p += 16; *p == ' ' || *p == '\t'; p++)
