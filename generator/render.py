@@ -42,6 +42,7 @@ import jinja2.ext
 from jinja2 import nodes
 
 from . import __version__
+from .families import family_context
 from .derive import DeriveError, derive
 from .errors import Diagnostic, LayoutError, SpecError, TemplateError
 from .filters import FILTERS, GLOBAL_FUNCTIONS, TESTS, FilterError
@@ -271,6 +272,7 @@ def build_context(project: Project) -> dict[str, Any]:
                            "linux_has": lambda name: has_change(linux_version, name)}
     for section in SECTIONS:
         ctx[section] = data[section]
+    ctx["family"] = family_context(data)
     from .bindings import dts_lines  # noqa: PLC0415
 
     ctx["dts_properties"] = lambda dev: dts_lines(project.bindings, dev)
