@@ -24,7 +24,7 @@ from . import yamlio
 FAMILIES_FILE = Path(__file__).with_name("families.yaml")
 
 #: Keys every family states (None allowed where families.yaml says "none").
-REQUIRED = ("registers_doc", "registers", "aliases", "names_doc", "roles", "kernel_reserved",
+REQUIRED = ("registers_doc", "registers", "aliases", "names_doc", "asm_regnum_prefix", "roles", "kernel_reserved",
             "callee_saved", "stack_align", "syscall_instructions", "error_flag_register",
             "extra_clobbers", "endianness", "endian_flags", "ld_arch", "cpp_predefined",
             "check_flags", "module_cflags", "ftrace_cflags", "module_relocs", "elf_flags", "stub")
@@ -107,10 +107,14 @@ def family_of(data: dict[str, Any]) -> Family | None:
 
 def family_context(data: dict[str, Any]) -> dict[str, Any]:
     """``family`` for templates: the family's entry, its byte order's values
-    under ``endian`` and every register name (aliases too) under ``regnum``."""
+    under ``endian``, every register name (aliases too) under ``regnum``, and
+    under ``asm_reg`` how assembly and GCC register variables write each
+    register: "$28" with an ``asm_regnum_prefix``, else its ABI name."""
     fam = family_of(data)
     ctx = dict(fam.data)
     ctx["name"] = fam.name
     ctx["endian"] = fam.endian(data["isa"]["endianness"])
     ctx["regnum"] = fam.regnums
+    prefix = fam.asm_regnum_prefix
+    ctx["asm_reg"] = {name: f"{prefix}{n}" if prefix else name for name, n in fam.regnums.items()}
     return ctx

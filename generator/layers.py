@@ -421,12 +421,52 @@ def check_contract(project) -> None:
                         + ", ".join(BY_KEY[r].title for r in resps if prov[r] is not None)
                         + f" (add '{key}: [{_yaml(value)}]' under implements: in the layer.yaml that "
                         "supports it)")
+    msgs += _missing_family_parts(project)
     if msgs:
         raise ContractError([str(m) for m in msgs])
     # The devices' properties against the layers' bindings (spec errors).
     from .bindings import check_properties  # noqa: PLC0415
 
     check_properties(spec, project.bindings, [layer.display for layer in project.layers])
+
+
+#: ``{% include family_part("name") %}`` in a generic template (optional=True
+#: parts are not matched: nothing is missing without them).
+FAMILY_PART_CALL = re.compile(r"""family_part\(\s*["']([A-Za-z0-9_./-]+)["']\s*\)""")
+
+
+def _missing_family_parts(project) -> list[str]:
+    """Family parts the generic templates include that no layer of the stack
+    has (``_family/<name>.j2``, see ``Renderer.family_part``): one message per
+    include, naming the template line, the part, and the layer that claims the
+    family (implements: isa.family), which is where it belongs."""
+    from .render import FAMILY_PARTS  # noqa: PLC0415
+
+    tdir = project.templates_dir
+    if not tdir.is_dir():
+        return []
+    family = project.spec.data["isa"]["family"]
+    claims = [f"{layer.display}/layer.yaml:{layer.meta.get('lines', {}).get('implements.isa.family', 1)}"
+              f": implements.isa.family" for layer in project.layers
+              if "isa.family" in layer.meta["implements"]]
+    owner = (f"the family layer ({'; '.join(claims)})" if claims
+             else f"a family layer for isa.family {family} (none of the stack implements it)")
+    out = []
+    for path in sorted(tdir.rglob("*.j2")):
+        rel = path.relative_to(tdir).as_posix()
+        if any(part.startswith("_") for part in rel.split("/")):
+            continue
+        if any((layer.path / rel).is_file() for layer in project.layers):
+            continue  # replaced or extended by a layer: the render says what it lacks
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in FAMILY_PART_CALL.finditer(line):
+                name = m.group(1)
+                if not any((layer.path / FAMILY_PARTS / f"{name}.j2").is_file()
+                           for layer in project.layers):
+                    out.append(f"templates/{rel}:{n}: family_part {name}: no layer of the "
+                               f"stack has {FAMILY_PARTS}/{name}.j2, which this generic template "
+                               f"includes; {owner} must provide it for isa.family {family}")
+    return out
 
 
 def needed(project, resp: Responsibility) -> bool:

@@ -189,6 +189,15 @@ class NoneOutputError(ValueError):
     """A template printed None: almost always an optional spec key left unset."""
 
 
+#: Where a layer keeps the family parts generic templates include (see
+#: ``Renderer.family_part``): never output (a ``_`` path).
+FAMILY_PARTS = "_family"
+
+
+class FamilyPartError(ValueError):
+    """A generic template includes a family part no layer of the stack has."""
+
+
 def _refuse_none(value: Any) -> Any:
     if value is None:
         raise NoneOutputError("the template prints a None value (an optional spec key that is "
@@ -291,6 +300,7 @@ class Renderer:
         self.context = build_context(project)
         self.env.globals.update(self.context)
         self.env.globals["generated_header"] = self._generated_header
+        self.env.globals["family_part"] = self.family_part
         # Absolute file name (as Jinja reports it) -> display name.
         self._display_by_file: dict[str, str] = {}
         self._by_loader: dict[str, Source] = {}
@@ -298,6 +308,32 @@ class Renderer:
         self._parents: dict[str, Source] = {}
         self.env.portkit_parents = self._parents
         self.providers: dict[str, list[Source]] = {}
+
+    # -- family parts ------------------------------------------------------
+    def family_part(self, name: str, optional: bool = False) -> str | list[str]:
+        """``{% include family_part("ptrace/user_mode") %}``: the ISA family's
+        text at that point of a generic template, from the highest layer that
+        has ``_family/<name>.j2`` (the family layer, or a layer above it that
+        replaces it). A generic template stays free of one ISA's names; the
+        family layer fills in its registers, instructions and requests.
+
+        Without such a file: an error naming the template line, the part and
+        the family (the family layer does not implement what the generic
+        template relies on); with ``optional=True``, nothing (include it with
+        ``ignore missing``).
+        """
+        rel = f"{FAMILY_PARTS}/{name}.j2"
+        for layer in reversed(self.project.layers):
+            if (layer.path / rel).is_file():
+                return f"overrides/{layer.name}/{rel}"
+        if optional:
+            return [f"overrides/{layer.name}/{rel}" for layer in self.project.layers]
+        family = self.project.spec.data["isa"]["family"]
+        shown = ", ".join(layer.display for layer in self.project.layers)
+        raise FamilyPartError(
+            f"family part '{name}' missing: no layer of the stack ({shown}) has {rel}\n"
+            f"why: this generic template leaves that text to the family; the family layer of "
+            f"isa.family {family} must provide it (see docs/generator.md, family parts)")
 
     # -- errors ------------------------------------------------------------
     def _error(self, exc: Exception, source: Source) -> TemplateError:
@@ -315,7 +351,7 @@ class Renderer:
             names = ", ".join(f"overrides/{layer.name}/<path>" for layer in self.project.layers)
             msg = f"template not found: {exc.name} (templates are named templates/<path> " \
                   f"and {names})"
-        elif isinstance(exc, (NoneOutputError, FilterError)):
+        elif isinstance(exc, (NoneOutputError, FilterError, FamilyPartError)):
             msg = str(exc)
         else:
             msg = f"{type(exc).__name__}: {exc}"
