@@ -519,6 +519,18 @@ def syscall_registers_valid(d, report):
 
 
 @rule
+def syscall_args_fit_family(d, report):
+    """As many register arguments as the family's syscall entry takes."""
+    sc, fam = d["abi"]["syscall"], family_of(d)
+    if fam is not None and len(sc["arg_registers"]) != fam.syscall_reg_args:
+        report("abi.syscall.arg_registers", f"isa.family {fam.name} passes "
+               f"{fam.syscall_reg_args} syscall arguments in registers, found "
+               f"{len(sc['arg_registers'])}\nwhy: the family's syscall entry and "
+               "syscall_get_arguments() take that many from registers, the rest from the "
+               "caller's stack (abi.syscall.stack_args)")
+
+
+@rule
 def syscall_clobbers_valid(d, report):
     """abi.syscall.clobbers: known names, each once, none the convention needs."""
     sc, fam = d["abi"]["syscall"], family_of(d)

@@ -340,12 +340,11 @@ SYSCALL = Map(doc="system call convention", fields={
                        choices=tuple(sorted({i for f in FAMILIES.values()
                                              for i in f.syscall_instructions}))),
     "number_register": _reg("register holding the syscall number"),
-    "arg_registers": List(doc="argument registers, in order (arguments 5.. come from the "
-                              "stack, abi.syscall.stack_args)",
-                          item=_reg("argument register"), min_len=4, max_len=4,
-                          why="the syscall code takes arguments 1-4 from registers and 5.. from "
-                              "the caller's stack, as MIPS o32 does (syscall_get_arguments(), "
-                              "the entry's copy of the stack arguments)"),
+    "arg_registers": List(doc="argument registers, in order (arguments after them come from "
+                              "the caller's stack, abi.syscall.stack_args)",
+                          item=_reg("argument register"), min_len=4, max_len=6,
+                          why="system calls take up to 6 arguments: 4 to 6 in registers (MIPS "
+                              "o32: 4, RISC-V: 6), the rest from the caller's stack"),
     "stack_args": Map(doc="arguments passed on the caller's stack", required=False, fields={
         "count": Int(doc="number of stack arguments", min=0, max=8),
         "offset": Int(doc="byte offset of the first one from the user sp", min=0),
