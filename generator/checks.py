@@ -597,6 +597,17 @@ def elf_flags_known(d, report):
 
 
 @rule
+def hwrena_fits_family(d, report):
+    fam = family_of(d)
+    if fam is None:
+        return
+    for i, name in enumerate(d["abi"]["tls"]["hwrena"]):
+        if name is not None and name not in fam.user_hw_registers:
+            report(f"abi.tls.hwrena[{i}]", f"isa.family {fam.name} has no user-readable hardware "
+                   f"register '{name}' (it has: {', '.join(fam.user_hw_registers) or 'none'})")
+
+
+@rule
 def syscall_fits_family(d, report):
     """The syscall instruction and error convention exist in the family."""
     sc, fam = d["abi"]["syscall"], family_of(d)

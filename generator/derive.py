@@ -312,9 +312,8 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
         "negative_v0": sc["error_convention"] == "negative_v0",
     }
     d["syscall"].update(_syscall_register_classes(sc, fam))
-    # RDHWR register numbers user mode may read (HWREna bits).
-    rdhwr = {"cpunum": 0, "synci_step": 1, "cc": 2, "ccres": 3, "ulr": 29}
-    d["hwrena_mask"] = sum(1 << rdhwr[name] for name in abi["tls"]["hwrena"])
+    # The hardware registers user mode may read (MIPS: HWREna bits, RDHWR numbers).
+    d["hwrena_mask"] = sum(1 << fam.user_hw_registers[name] for name in abi["tls"]["hwrena"])
     d["dtb_regnum"] = regs[spec["boot"]["dtb_register"]]
     d["elf_flag_values"] = {f: fam.elf_flags[f] for f in abi["elf"]["flags_reject"]}
     d["elf_flags_reject_mask"] = sum(d["elf_flag_values"].values())

@@ -369,9 +369,14 @@ SYSCALL = Map(doc="system call convention", fields={
 })
 
 TLS = Map(doc="thread-local storage", fields={
-    "register": Str(doc="where the TLS pointer lives", choices=("userlocal",)),
-    "hwrena": List(doc="RDHWR registers enabled for user mode",
-                   item=Str(choices=("cpunum", "synci_step", "cc", "ccres", "ulr")), default=[]),
+    "register": Str(doc="where the TLS pointer lives: userlocal, a register the kernel keeps "
+                        "per thread (MIPS CP0 UserLocal); tp, a general register user code sets "
+                        "itself (RISC-V)", choices=("userlocal", "tp")),
+    "hwrena": List(doc="hardware registers user mode may read (MIPS RDHWR: one of the family's "
+                       "user_hw_registers)",
+                   item=Str(choices=tuple(sorted({n for f in FAMILIES.values()
+                                                  for n in f.user_hw_registers}))),
+                   default=[]),
 })
 
 ELF = Map(doc="ELF identification", fields={

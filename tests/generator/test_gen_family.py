@@ -147,6 +147,8 @@ def test_rv32_register_file(tmp_path):
      ["'syscall' is not a system call instruction of isa.family rv32 (it has: ecall)"]),
     ("abi:\n  syscall:\n    error_convention: a3_flag\n", "abi.syscall.error_convention",
      ["a3_flag needs an error flag register; isa.family rv32 has none"]),
+    ("abi:\n  tls:\n    hwrena: [ulr]\n", "abi.tls.hwrena[0]",
+     ["isa.family rv32 has no user-readable hardware register 'ulr' (it has: none)"]),
     ("isa:\n  endianness: big\n", "isa.endianness",
      ["isa.family rv32 has no big-endian variant (it has: little)"]),
     ("isa:\n  cflags: [-mlittle-endian]\n", "isa.cflags[0]",
