@@ -430,17 +430,12 @@ def check_contract(project) -> None:
     check_properties(spec, project.bindings, [layer.display for layer in project.layers])
 
 
-#: ``{% include family_part("name") %}`` in a generic template (optional=True
-#: parts are not matched: nothing is missing without them).
-FAMILY_PART_CALL = re.compile(r"""family_part\(\s*["']([A-Za-z0-9_./-]+)["']\s*\)""")
-
-
 def _missing_family_parts(project) -> list[str]:
     """Family parts the generic templates include that no layer of the stack
     has (``_family/<name>.j2``, see ``Renderer.family_part``): one message per
     include, naming the template line, the part, and the layer that claims the
     family (implements: isa.family), which is where it belongs."""
-    from .render import FAMILY_PARTS  # noqa: PLC0415
+    from .render import FAMILY_PART_CALL, FAMILY_PARTS  # noqa: PLC0415
 
     tdir = project.templates_dir
     if not tdir.is_dir():
@@ -461,7 +456,7 @@ def _missing_family_parts(project) -> list[str]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for m in FAMILY_PART_CALL.finditer(line):
                 name = m.group(1)
-                if not any((layer.path / FAMILY_PARTS / f"{name}.j2").is_file()
+                if m.group(2) is None and not any((layer.path / FAMILY_PARTS / f"{name}.j2").is_file()
                            for layer in project.layers):
                     out.append(f"templates/{rel}:{n}: family_part {name}: no layer of the "
                                f"stack has {FAMILY_PARTS}/{name}.j2, which this generic template "

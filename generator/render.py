@@ -192,6 +192,10 @@ class NoneOutputError(ValueError):
 #: Where a layer keeps the family parts generic templates include (see
 #: ``Renderer.family_part``): never output (a ``_`` path).
 FAMILY_PARTS = "_family"
+#: ``family_part("name")`` or ``family_part("name", optional=True)`` in a
+#: template's text: the part's name, and whether it is optional.
+FAMILY_PART_CALL = re.compile(
+    r"""family_part\(\s*["']([A-Za-z0-9_./-]+)["']\s*(,\s*optional\s*=\s*True\s*)?\)""")
 
 
 class FamilyPartError(ValueError):
