@@ -421,7 +421,7 @@ def check_contract(project) -> None:
                         + ", ".join(BY_KEY[r].title for r in resps if prov[r] is not None)
                         + f" (add '{key}: [{_yaml(value)}]' under implements: in the layer.yaml that "
                         "supports it)")
-    msgs += _missing_family_parts(project)
+    msgs += _missing_parts(project)
     if msgs:
         raise ContractError([str(m) for m in msgs])
     # The devices' properties against the layers' bindings (spec errors).
@@ -430,22 +430,17 @@ def check_contract(project) -> None:
     check_properties(spec, project.bindings, [layer.display for layer in project.layers])
 
 
-def _missing_family_parts(project) -> list[str]:
-    """Family parts the generic templates include that no layer of the stack
-    has (``_family/<name>.j2``, see ``Renderer.family_part``): one message per
-    include, naming the template line, the part, and the layer that claims the
-    family (implements: isa.family), which is where it belongs."""
-    from .render import FAMILY_PART_CALL, FAMILY_PARTS  # noqa: PLC0415
+def _missing_parts(project) -> list[str]:
+    """Family and MMU parts the generic templates include that no layer of the
+    stack has (``_family/<name>.j2``, ``_mmu/<name>.j2``; see
+    ``Renderer.part``): one message per include, naming the template line, the
+    part, and the layer that claims the axis (``implements: isa.family`` or
+    ``mmu.walker``), which is where it belongs."""
+    from .render import PART_CALL, PART_KIND_BY_FUNCTION  # noqa: PLC0415
 
     tdir = project.templates_dir
     if not tdir.is_dir():
         return []
-    family = project.spec.data["isa"]["family"]
-    claims = [f"{layer.display}/layer.yaml:{layer.meta.get('lines', {}).get('implements.isa.family', 1)}"
-              f": implements.isa.family" for layer in project.layers
-              if "isa.family" in layer.meta["implements"]]
-    owner = (f"the family layer ({'; '.join(claims)})" if claims
-             else f"a family layer for isa.family {family} (none of the stack implements it)")
     out = []
     for path in sorted(tdir.rglob("*.j2")):
         rel = path.relative_to(tdir).as_posix()
@@ -454,13 +449,23 @@ def _missing_family_parts(project) -> list[str]:
         if any((layer.path / rel).is_file() for layer in project.layers):
             continue  # replaced or extended by a layer: the render says what it lacks
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            for m in FAMILY_PART_CALL.finditer(line):
-                name = m.group(1)
-                if m.group(2) is None and not any((layer.path / FAMILY_PARTS / f"{name}.j2").is_file()
-                           for layer in project.layers):
-                    out.append(f"templates/{rel}:{n}: family_part {name}: no layer of the "
-                               f"stack has {FAMILY_PARTS}/{name}.j2, which this generic template "
-                               f"includes; {owner} must provide it for isa.family {family}")
+            for m in PART_CALL.finditer(line):
+                kind, name = PART_KIND_BY_FUNCTION[m.group(1)], m.group(2)
+                if m.group(3) is not None or any(
+                        (layer.path / kind.directory / f"{name}.j2").is_file()
+                        for layer in project.layers):
+                    continue
+                _, value = _lookup(project.spec.data, kind.axis)
+                claims = [f"{layer.display}/layer.yaml:"
+                          f"{layer.meta.get('lines', {}).get(f'implements.{kind.axis}', 1)}: "
+                          f"implements.{kind.axis}" for layer in project.layers
+                          if kind.axis in layer.meta["implements"]]
+                owner = (f"the {kind.owner} ({'; '.join(claims)})" if claims
+                         else f"the {kind.owner} (no layer of the stack implements "
+                              f"{kind.axis} yet)")
+                out.append(f"templates/{rel}:{n}: {kind.function} {name}: no layer of the "
+                           f"stack has {kind.directory}/{name}.j2, which this generic template "
+                           f"includes; {owner} must provide it for {kind.axis} {_yaml(value)}")
     return out
 
 

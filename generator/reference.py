@@ -18,7 +18,7 @@ from . import schema as S
 from .derive import SPEC_VALUES, SPEC_VALUES_BY_PATH
 from .families import FAMILIES
 from .layers import CONTRACT_KEYS, RESPONSIBILITIES, read_meta
-from .render import FAMILY_PART_CALL, FAMILY_PARTS
+from .render import PART_CALL, PART_KIND_BY_FUNCTION
 
 WIDTH = 100
 COMMAND = "./generate.py --spec-reference docs/spec-reference.md"
@@ -126,14 +126,14 @@ def kit_layers(root: Path) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def family_parts(root: Path) -> dict[str, tuple[list[str], bool]]:
-    """Family part name -> (the generic templates including it, optional?)."""
-    out: dict[str, tuple[list[str], bool]] = {}
+def template_parts(root: Path) -> dict[tuple[str, str], tuple[list[str], bool]]:
+    """(function, part name) -> (the generic templates including it, optional?)."""
+    out: dict[tuple[str, str], tuple[list[str], bool]] = {}
     tdir = root / "templates"
     for path in sorted(tdir.rglob("*.j2")):
         rel = f"`templates/{path.relative_to(tdir).as_posix()}`"
-        for m in FAMILY_PART_CALL.finditer(path.read_text(encoding="utf-8")):
-            where, _ = out.setdefault(m.group(1), ([], bool(m.group(2))))
+        for m in PART_CALL.finditer(path.read_text(encoding="utf-8")):
+            where, _ = out.setdefault((m.group(1), m.group(2)), ([], bool(m.group(3))))
             if rel not in where:
                 where.append(rel)
     return dict(sorted(out.items()))
@@ -196,15 +196,17 @@ def spec_reference(root: Path) -> str:
                      f"`OUTPUT_ARCH({fam.ld_arch})`, modules {fam.module_relocs.upper()}; "
                      f"byte orders: {orders}.")
 
-    out += ["", "## Family parts", ""]
-    out += _fill("Text of a generic template that belongs to the ISA family: the template has "
-                 "`{% include family_part(\"<name>\") %}` and the family layer "
-                 "`_family/<name>.j2` (docs/generator.md). A required part no layer of the "
-                 "stack has is a contract error; an optional one is left out.", "")
+    out += ["", "## Family and MMU parts", ""]
+    out += _fill("Text of a generic template that belongs to the ISA family or the MMU design: "
+                 "the template has `{% include family_part(\"<name>\") %}` and the family layer "
+                 "`_family/<name>.j2`, or `mmu_part` and the MMU-design layer `_mmu/<name>.j2` "
+                 "(docs/generator.md). A required part no layer of the stack has is a contract "
+                 "error; an optional one is left out.", "")
     out.append("")
-    for name, (where, optional) in family_parts(root).items():
-        prov = [d for d, _ in layers if (root / d / FAMILY_PARTS / f"{name}.j2").is_file()]
-        out += _fill(f"- `{name}` ({'optional' if optional else 'required'}; "
+    for (function, name), (where, optional) in template_parts(root).items():
+        kind = PART_KIND_BY_FUNCTION[function]
+        prov = [d for d, _ in layers if (root / d / kind.directory / f"{name}.j2").is_file()]
+        out += _fill(f"- {function} `{name}` ({'optional' if optional else 'required'}; "
                      f"{', '.join(where)}): provided by " + (", ".join(prov) or "no layer") + ".")
 
     out += ["", "## Layers", ""]

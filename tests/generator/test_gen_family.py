@@ -36,7 +36,8 @@ arch:
 MIPS_NAMES = re.compile(
     r"mips|o32|\bcp[02]\b|CP0|\$(?:[0-9]+|sp|gp|fp|ra|zero|v[01]|a[0-3]|k[01])\b"
     r"|^\s*syscall\b|\"syscall|\b(?:mtc0|mfc0|eret|rdhwr|noreorder)\b|UserLocal|EBase"
-    r"|orig_v0|orig_a3|user_regs_mips|elf32[lb]tsmip|-E[LB]\b|kseg",
+    r"|orig_v0|orig_a3|user_regs_mips|elf32[lb]tsmip|-E[LB]\b|kseg"
+    r"|PTPR|PTE[12]|PTD1|EntryLo",
     re.IGNORECASE | re.MULTILINE)
 
 
@@ -77,6 +78,7 @@ def test_second_family_output_names_no_mips(tmp_path):
     assert "unsigned long s[12];" in (arch / "include/asm/processor.h").read_text()
     offsets = (arch / "kernel/asm-offsets.c").read_text()
     assert "THREAD_S11" in offsets and "TI_TP_VALUE" not in offsets
+    assert "typedef struct { unsigned long pte; } pte_t;" in (arch / "include/asm/page.h").read_text()
     # The stubs spin in the family's way, the message in a0.
     stub = (arch / "kernel/stub_boot.S").read_text()
     assert "la\ta0, portkit_stub_boot_message" in stub and "j\tportkit_stub_boot" in stub
@@ -119,6 +121,9 @@ def test_new_from_the_family_base(tmp_path):
     rc, out, err = run(root, "myrv.yaml", "-o", "out")
     assert rc == 2
     assert "family_part syscall/nr" in err and "overrides/rv32/layer.yaml:" in err
+    # ... and that an MMU-design layer (Sv32's) is missing.
+    assert ("mmu_part page/pte_types: no layer of the stack has _mmu/page/pte_types.j2" in err
+            and "the MMU-design layer (no layer of the stack implements mmu.walker yet)" in err), err
 
 
 def _rv32(tmp_path: Path, delta: str):
