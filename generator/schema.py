@@ -555,6 +555,10 @@ BOOT = Map(doc="boot protocol", fields={
     "entry_mmu_enabled": Bool(doc="MMU on at the kernel entry"),
     "dtb_register": _reg("register holding the DTB physical address"),
     "bootargs": Text(doc="default kernel command line", default=""),
+    "firmware": Str(doc="what the kernel calls below it: none (it drives the timer, "
+                        "interrupts, power-off and the other CPUs itself), sbi (a RISC-V SBI "
+                        "firmware does: set_timer, send_ipi, system reset, hart start)",
+                    choices=("none", "sbi"), default="none"),
 })
 
 KERNEL = Map(doc="kernel configuration", fields={

@@ -195,3 +195,13 @@ def test_a_broken_family_table_names_the_key(tmp_path):
                                     "  kernel_reserved: []", 1))
     with pytest.raises(ValueError, match=r"rv32: roles.sp: not a register name"):
         families._load(broken)
+
+
+def test_boot_firmware_is_a_contract_key(tmp_path):
+    root = kit(tmp_path)
+    shutil.copy2(ROOT / "arch-spec.yaml", root / "arch-spec.yaml")
+    (root / "sbi.yaml").write_text("extends: arch-spec.yaml\nboot:\n  firmware: sbi\n")
+    rc, out, err = run(root, "sbi.yaml", "-o", "out")
+    assert rc == 2
+    assert ("sbi.yaml:3: boot.firmware: the spec asks for sbi, which no layer implements "
+            "(overrides/tsar implements none)") in err, err
