@@ -98,6 +98,10 @@ def _load_contract(path: Path = CONTRACT_FILE):
 
 
 RESPONSIBILITIES, CONTRACT_KEYS, KERNEL_OPTIONS = _load_contract()
+#: Spec names the generic templates use (contract.yaml: generic_relies_on).
+GENERIC_RELIES_ON: dict[str, list[str]] = dict(
+    yamlio.load_plain(CONTRACT_FILE, f"generator/{CONTRACT_FILE.name}", "contract")
+    .get("generic_relies_on") or {})
 BY_KEY = {r.key: r for r in RESPONSIBILITIES}
 #: CONTRACT_KEYS: spec values code must be written for -> the responsibilities
 #: that depend on them.
@@ -388,6 +392,14 @@ def check_contract(project) -> None:
                 msgs.append(f"{at(path)}: layer {layer.display} relies on "
                             + ", ".join(missing) + f" (relies_on in {shown}), which the spec no "
                             "longer has; it defines: " + ", ".join(sorted(have)))
+    for path, names in GENERIC_RELIES_ON.items():
+        found, value = _lookup(data, path)
+        missing = [str(n) for n in names if not found or str(n) not in _names_at(value)]
+        if missing:
+            msgs.append(f"{at(path)}: the generic templates (templates/) rely on "
+                        + ", ".join(missing) + " (generic_relies_on in generator/contract.yaml), "
+                        "which the spec does not have"
+                        + (f"; it defines: {', '.join(sorted(_names_at(value)))}" if found else ""))
     for key, resps in CONTRACT_KEYS.items():
         found, value = _lookup(data, key)
         if not found:

@@ -17,7 +17,7 @@ from typing import Any
 from . import schema as S
 from .derive import SPEC_VALUES, SPEC_VALUES_BY_PATH
 from .families import FAMILIES
-from .layers import CONTRACT_KEYS, RESPONSIBILITIES, read_meta
+from .layers import CONTRACT_KEYS, GENERIC_RELIES_ON, RESPONSIBILITIES, read_meta
 from .render import PART_CALL, PART_KIND_BY_FUNCTION
 
 WIDTH = 100
@@ -178,6 +178,12 @@ def spec_reference(root: Path) -> str:
         cond = f"; needed only when `{r.needed_if[0]}` >= {r.needed_if[1]}" if r.needed_if else ""
         out += _fill(f"- `{r.key}` ({r.title}): stubs {stubs}{cond}; provided by "
                      + (", ".join(prov) or "no layer") + ".")
+
+    out.append("")
+    out += _fill("The generic templates (`templates/`) rely on these spec names "
+                 "(`generic_relies_on`): " + "; ".join(
+                     f"`{path}`: {', '.join(map(str, names))}"
+                     for path, names in GENERIC_RELIES_ON.items()) + ".", "")
 
     out += ["", "## ISA families", ""]
     out += _fill("From `generator/families.yaml` (`isa.family` chooses one; what each key means "

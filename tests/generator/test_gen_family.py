@@ -205,3 +205,14 @@ def test_boot_firmware_is_a_contract_key(tmp_path):
     assert rc == 2
     assert ("sbi.yaml:3: boot.firmware: the spec asks for sbi, which no layer implements "
             "(overrides/tsar implements none)") in err, err
+
+
+def test_the_generic_templates_state_what_they_rely_on(tmp_path):
+    root = kit(tmp_path)
+    base = root / "specs/rv32-base.yaml"
+    base.write_text(base.read_text().replace("{name: epc, ", "{name: pc, "))
+    rc, out, err = run(root, "fakerv.yaml", "-o", "out")
+    assert rc == 2
+    line = next(n for n, ln in enumerate(base.read_text().splitlines(), 1) if ln == "  frame:")
+    assert (f"specs/rv32-base.yaml:{line}: abi.frame: the generic templates (templates/) rely "
+            "on epc (generic_relies_on in generator/contract.yaml)") in err, err
