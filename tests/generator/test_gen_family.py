@@ -216,3 +216,16 @@ def test_the_generic_templates_state_what_they_rely_on(tmp_path):
     line = next(n for n, ln in enumerate(base.read_text().splitlines(), 1) if ln == "  frame:")
     assert (f"specs/rv32-base.yaml:{line}: abi.frame: the generic templates (templates/) rely "
             "on epc (generic_relies_on in generator/contract.yaml)") in err, err
+
+
+def test_the_contract_tells_cp2_from_sv32(tmp_path):
+    """Both walk in hardware (mmu.walker: hardware); the CP2 layer's relies_on
+    refuses an Sv32 spec, which has no CP2 registers, fault codes or CP0."""
+    root = kit(tmp_path)
+    (root / "cp2.yaml").write_text(SPEC.replace("name: fakerv", "name: cprv")
+                                   .replace("[fakerv]", "[fakerv, mmu-cp2]"))
+    rc, out, err = run(root, "cp2.yaml", "-o", "out")
+    assert rc == 2
+    assert ("mmu.cp2_registers: layer overrides/mmu-cp2 relies on ptpr, mode (relies_on in "
+            "overrides/mmu-cp2/layer.yaml)") in err, err
+    assert "mmu.tlb_coherent: the spec asks for false, which no layer implements" in err
