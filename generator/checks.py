@@ -98,7 +98,8 @@ def endianness_stated_once(d, report):
                        f"({isa['endianness']}); remove it\nwhy: one fact, one place")
     emulations = {e["ld_emulation"] for e in fam.endianness.values()}
     for i, flag in enumerate(isa["ldflags"]):
-        if flag in ("-m", "-EL", "-EB") or (flag or "").startswith("elf32") or flag in emulations:
+        if flag == "-m" or flag in fam.endian_flags or flag in emulations \
+                or (flag or "").startswith("elf32"):
             report(f"isa.ldflags[{i}]", f"'{flag}': the linker emulation is derived from "
                    f"isa.endianness ({isa['endianness']}); remove it")
     # A prefix naming one of the family's other byte orders (mips- for a
@@ -542,7 +543,7 @@ def syscall_clobbers_valid(d, report):
                                      else "holds the syscall number")
     for i, reg in enumerate(sc["arg_registers"]):
         needed.setdefault(reg, f"is argument {i + 1}")
-    needed.setdefault(fam.roles["sp"], "is the stack pointer (arguments 5.. are read through it)")
+    needed.setdefault(fam.roles["sp"], "is the stack pointer (stack arguments are read through it)")
     needed.setdefault(fam.roles["zero"], "is hard-wired to 0")
     for reg in fam.kernel_reserved:
         needed.setdefault(reg, "is reserved for the kernel: every exception clobbers it, "
