@@ -24,11 +24,11 @@ from . import yamlio
 FAMILIES_FILE = Path(__file__).with_name("families.yaml")
 
 #: Keys every family states (None allowed where families.yaml says "none").
-REQUIRED = ("registers_doc", "registers", "aliases", "names_doc", "asm_regnum_prefix", "roles", "kernel_reserved",
-            "callee_saved", "stack_align", "syscall_instructions", "syscall_reg_args", "error_flag_register",
-            "extra_clobbers", "endianness", "endian_flags", "ld_arch", "cpp_predefined",
-            "check_flags", "module_cflags", "ftrace_cflags", "module_relocs", "elf_flags", "user_hw_registers",
-            "stub")
+REQUIRED = ("registers_doc", "registers", "aliases", "names_doc", "asm_regnum_prefix", "roles",
+            "kernel_reserved", "callee_saved", "stack_align", "syscall_instructions",
+            "syscall_reg_args", "error_flag_register", "extra_clobbers", "endianness",
+            "endian_flags", "ld_arch", "cpp_predefined", "check_flags", "module_cflags",
+            "ftrace_cflags", "module_relocs", "elf_flags", "user_hw_registers", "stub")
 ENDIAN_KEYS = ("flag", "ld_emulation", "cpp", "qemu", "cross_compile")
 ROLES = ("sp", "fp", "ra", "zero")
 

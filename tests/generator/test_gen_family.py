@@ -78,7 +78,8 @@ def test_second_family_output_names_no_mips(tmp_path):
     assert "unsigned long s[12];" in (arch / "include/asm/processor.h").read_text()
     offsets = (arch / "kernel/asm-offsets.c").read_text()
     assert "THREAD_S11" in offsets and "TI_TP_VALUE" not in offsets
-    assert "typedef struct { unsigned long pte; } pte_t;" in (arch / "include/asm/page.h").read_text()
+    page = (arch / "include/asm/page.h").read_text()
+    assert "typedef struct { unsigned long pte; } pte_t;" in page
     # The stubs spin in the family's way, the message in a0.
     stub = (arch / "kernel/stub_boot.S").read_text()
     assert "la\ta0, portkit_stub_boot_message" in stub and "j\tportkit_stub_boot" in stub
@@ -123,7 +124,8 @@ def test_new_from_the_family_base(tmp_path):
     assert "family_part syscall/nr" in err and "overrides/rv32/layer.yaml:" in err
     # ... and that an MMU-design layer (Sv32's) is missing.
     assert ("mmu_part page/pte_types: no layer of the stack has _mmu/page/pte_types.j2" in err
-            and "the MMU-design layer (no layer of the stack implements mmu.walker yet)" in err), err
+            and "the MMU-design layer (no layer of the stack implements mmu.walker yet)" in err), \
+        err
 
 
 def _rv32(tmp_path: Path, delta: str):
@@ -160,7 +162,8 @@ def test_rv32_register_file(tmp_path):
      ["'-mlittle-endian' is derived from isa.endianness"]),
     ("abi:\n  elf:\n    flags_reject: [EF_MIPS_ABI2]\n", "abi.elf.flags_reject[0]",
      ["unknown e_flags name 'EF_MIPS_ABI2'; known: EF_RISCV_FLOAT_ABI"]),
-    ("abi:\n  syscall:\n    arg_registers: !replace [a0, a1, a2, a3]\n", "abi.syscall.arg_registers",
+    ("abi:\n  syscall:\n    arg_registers: !replace [a0, a1, a2, a3]\n",
+     "abi.syscall.arg_registers",
      ["isa.family rv32 passes 6 syscall arguments in registers, found 4"]),
 ])
 def test_rv32_spec_errors(tmp_path, delta, path, words):
