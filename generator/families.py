@@ -76,6 +76,17 @@ def _load(path: Path = FAMILIES_FILE) -> dict[str, Family]:
         if unknown:
             raise ValueError(f"{where}: unknown key {', '.join(unknown)}")
         regs = data["registers"]
+        if not isinstance(regs, dict) or not all(
+                isinstance(n, int) and 0 <= n < 64 for n in regs.values()):
+            raise ValueError(f"{where}: registers: name -> number (0-63) expected")
+        for key, lo, hi in (("stack_align", 4, 64), ("syscall_reg_args", 4, 6)):
+            v = data[key]
+            if not isinstance(v, int) or not lo <= v <= hi or (key == "stack_align" and v & (v - 1)):
+                raise ValueError(f"{where}: {key}: {v!r} is not "
+                                 + ("a power of two " if key == "stack_align" else "")
+                                 + f"in {lo}..{hi}")
+        if data["module_relocs"] not in ("rel", "rela"):
+            raise ValueError(f"{where}: module_relocs: rel or rela expected")
         for alias, target in data["aliases"].items():
             if target not in regs:
                 raise ValueError(f"{where}: aliases.{alias}: {target} is not a register")

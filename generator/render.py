@@ -201,12 +201,15 @@ class PartKind:
     owner: str          # how messages name that layer
 
 
+#: A part's name: a relative path inside the layer's part directory.
+PART_NAME = r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*"
+PART_NAME_DOC = "words of letters, digits, '_' and '-' joined by '/'"
 PART_KINDS = (PartKind("family_part", "_family", "isa.family", "family layer"),
               PartKind("mmu_part", "_mmu", "mmu.walker", "MMU-design layer"))
 #: ``family_part("name")``, ``mmu_part("name", optional=True)`` in a template's
 #: text: the function, the part's name, and whether it is optional.
-PART_CALL = re.compile(r"""\b(""" + "|".join(k.function for k in PART_KINDS)
-                       + r""")\(\s*["']([A-Za-z0-9_./-]+)["']\s*(,\s*optional\s*=\s*True\s*)?\)""")
+PART_CALL = re.compile(r"\b(" + "|".join(k.function for k in PART_KINDS) + r")\(\s*[\"']("
+                       + PART_NAME + r")[\"']\s*(,\s*optional\s*=\s*True\s*)?\)")
 PART_KIND_BY_FUNCTION = {k.function: k for k in PART_KINDS}
 
 
@@ -345,6 +348,8 @@ class Renderer:
         ``generator.layers`` reports it before rendering); with
         ``optional=True``, nothing (include it with ``ignore missing``).
         """
+        if not re.fullmatch(PART_NAME, name):
+            raise PartError(f"{kind.function}: {name!r} is not a part name ({PART_NAME_DOC})")
         rel = f"{kind.directory}/{name}.j2"
         for layer in reversed(self.project.layers):
             if (layer.path / rel).is_file():
