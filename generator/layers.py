@@ -442,12 +442,23 @@ def check_contract(project) -> None:
     check_properties(spec, project.bindings, [layer.display for layer in project.layers])
 
 
-def _missing_parts(project) -> list[str]:
-    """Family and MMU parts the generic templates include that no layer of the
-    stack has (``_family/<name>.j2``, ``_mmu/<name>.j2``; see
-    ``Renderer.part``): one message per include, naming the template line, the
-    part, and the layer that claims the axis (``implements: isa.family`` or
-    ``mmu.walker``), which is where it belongs."""
+@dataclass(frozen=True)
+class PartUse:
+    """One include of a family or MMU part by a generic template."""
+
+    kind: Any               # generator.render.PartKind
+    name: str
+    template: str           # templates/<path>
+    line: int
+    optional: bool
+    provider: str | None    # display of the highest layer that has it
+
+
+def template_parts(project) -> list[PartUse]:
+    """The family and MMU parts the generic templates of the project include
+    (``_family/<name>.j2``, ``_mmu/<name>.j2``; see ``Renderer.part``), each
+    with the layer that provides it. A template a layer replaces or extends
+    is left out: the render says what it lacks."""
     from .render import PART_CALL, PART_KIND_BY_FUNCTION  # noqa: PLC0415
 
     tdir = project.templates_dir
@@ -459,25 +470,36 @@ def _missing_parts(project) -> list[str]:
         if any(part.startswith("_") for part in rel.split("/")):
             continue
         if any((layer.path / rel).is_file() for layer in project.layers):
-            continue  # replaced or extended by a layer: the render says what it lacks
+            continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for m in PART_CALL.finditer(line):
                 kind, name = PART_KIND_BY_FUNCTION[m.group(1)], m.group(2)
-                if m.group(3) is not None or any(
-                        (layer.path / kind.directory / f"{name}.j2").is_file()
-                        for layer in project.layers):
-                    continue
-                _, value = _lookup(project.spec.data, kind.axis)
-                claims = [f"{layer.display}/layer.yaml:"
-                          f"{layer.meta.get('lines', {}).get(f'implements.{kind.axis}', 1)}: "
-                          f"implements.{kind.axis}" for layer in project.layers
-                          if kind.axis in layer.meta["implements"]]
-                owner = (f"the {kind.owner} ({'; '.join(claims)})" if claims
-                         else f"the {kind.owner} (no layer of the stack implements "
-                              f"{kind.axis} yet)")
-                out.append(f"templates/{rel}:{n}: {kind.function} {name}: no layer of the "
-                           f"stack has {kind.directory}/{name}.j2, which this generic template "
-                           f"includes; {owner} must provide it for {kind.axis} {_yaml(value)}")
+                provider = next((layer.display for layer in reversed(project.layers)
+                                 if (layer.path / kind.directory / f"{name}.j2").is_file()), None)
+                out.append(PartUse(kind, name, f"templates/{rel}", n, m.group(3) is not None,
+                                   provider))
+    return out
+
+
+def _missing_parts(project) -> list[str]:
+    """One message per required part no layer of the stack has, naming the
+    template line, the part, and the layer that claims the axis (``implements:
+    isa.family`` or ``mmu.walker``), which is where it belongs."""
+    out = []
+    for use in template_parts(project):
+        if use.optional or use.provider is not None:
+            continue
+        kind = use.kind
+        _, value = _lookup(project.spec.data, kind.axis)
+        claims = [f"{layer.display}/layer.yaml:"
+                  f"{layer.meta.get('lines', {}).get(f'implements.{kind.axis}', 1)}: "
+                  f"implements.{kind.axis}" for layer in project.layers
+                  if kind.axis in layer.meta["implements"]]
+        owner = (f"the {kind.owner} ({'; '.join(claims)})" if claims
+                 else f"the {kind.owner} (no layer of the stack implements {kind.axis} yet)")
+        out.append(f"{use.template}:{use.line}: {kind.function} {use.name}: no layer of the "
+                   f"stack has {kind.directory}/{use.name}.j2, which this generic template "
+                   f"includes; {owner} must provide it for {kind.axis} {_yaml(value)}")
     return out
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .kernelsrc import KernelSourceError, exact_version
-from .layers import RESPONSIBILITIES, _lookup, _yaml, needed, providers
+from .layers import RESPONSIBILITIES, _lookup, _yaml, needed, providers, template_parts
 
 #: Symbols a link script or the final link defines: never a port's problem.
 _LINKER_SYMBOLS = re.compile(r"^(_+[a-z0-9_]*(start|end|begin|stop)[a-z0-9_]*|_end|_etext|_edata|"
@@ -33,6 +33,7 @@ class Report:
     layers: list = field(default_factory=list)         # (display, description)
     rows: list = field(default_factory=list)           # (title, provider or None, files, state)
     implements: list = field(default_factory=list)     # (layer, key, values, spec value, ok)
+    parts: list = field(default_factory=list)          # (function name, provider or None)
     build_dir: str | None = None
     build_source: str | None = None
     undefined: dict = field(default_factory=dict)      # responsibility title -> symbols
@@ -134,6 +135,11 @@ def make_report(project, build_dir: Path | None = None, base_project=None) -> Re
             rep.rows.append((r.title, None, [], "not needed"))
         else:
             rep.rows.append((r.title, None, [out for _, out in r.stubs], "stub"))
+    seen = set()
+    for use in template_parts(project):   # required parts, once each
+        if not use.optional and (use.kind.function, use.name) not in seen:
+            seen.add((use.kind.function, use.name))
+            rep.parts.append((f"{use.kind.function} {use.name}", use.provider))
     for layer in project.layers:
         for key, values in layer.meta["implements"].items():
             _, value = _lookup(data, key)
@@ -174,6 +180,11 @@ def format_text(rep: Report) -> str:
     needed_rows = [r for r in rep.rows if r[3] != "not needed"]
     out.append(f"  {len(needed_rows) - len(rep.stubs)} of {len(needed_rows)} needed "
                f"responsibilities ported, {len(rep.stubs)} stubs")
+    missing = [name for name, provider in rep.parts if provider is None]
+    out.append(f"  {len(rep.parts) - len(missing)} of {len(rep.parts)} family and MMU parts the "
+               "generic templates need provided" + (", missing:" if missing else ""))
+    for name in missing:
+        out.append(f"    {name}")
     out += ["", "spec values the layers implement:"]
     if not rep.implements:
         out.append("  (none stated)")
@@ -220,6 +231,10 @@ def format_markdown(rep: Report) -> str:
         state = _state(row)
         state = f"`{state}`" if row[3] == "ported" else f"**{state}**"
         out.append(f"| {row[0]} | {state} | {', '.join(f'`{f}`' for f in row[2])} |")
+    if rep.parts:
+        out += ["", "| part the generic templates need | provided by |", "|---|---|"]
+        out += [f"| `{name}` | " + (f"`{prov}`" if prov else "**missing**") + " |"
+                for name, prov in rep.parts]
     out += ["", "| layer | spec key | implements | spec value |", "|---|---|---|---|"]
     for layer, key, values, value, ok in rep.implements:
         out.append(f"| `{layer}` | `{key}` | {values} | {value}{'' if ok else ' (NOT IMPLEMENTED)'} |")

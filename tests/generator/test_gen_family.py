@@ -122,6 +122,12 @@ def test_new_from_the_family_base(tmp_path):
     rc, out, err = run(root, "myrv.yaml", "-o", "out")
     assert rc == 2
     assert "family_part syscall/nr" in err and "overrides/rv32/layer.yaml:" in err
+    # --status lists what the family and MMU-design layers still owe.
+    rc, out, err = run(root, "--status", "myrv.yaml", "--build", str(tmp_path / "none"))
+    assert rc == 2
+    assert "0 of 11 family and MMU parts the generic templates need provided, missing:" in out
+    assert "    family_part ptrace/user_mode" in out and "    mmu_part page/pte_types" in out
+    rc, out, err = run(root, "myrv.yaml", "-o", "out")
     # ... and that an MMU-design layer (Sv32's) is missing.
     assert ("mmu_part page/pte_types: no layer of the stack has _mmu/page/pte_types.j2" in err
             and "the MMU-design layer (no layer of the stack implements mmu.walker yet)" in err), \
