@@ -126,7 +126,7 @@ def kit_layers(root: Path) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def template_parts(root: Path) -> dict[tuple[str, str], tuple[list[str], bool]]:
+def _kit_parts(root: Path) -> dict[tuple[str, str], tuple[list[str], bool]]:
     """(function, part name) -> (the generic templates including it, optional?)."""
     out: dict[tuple[str, str], tuple[list[str], bool]] = {}
     tdir = root / "templates"
@@ -209,7 +209,7 @@ def spec_reference(root: Path) -> str:
                  "(docs/generator.md). A required part no layer of the stack has is a contract "
                  "error; an optional one is left out.", "")
     out.append("")
-    for (function, name), (where, optional) in template_parts(root).items():
+    for (function, name), (where, optional) in _kit_parts(root).items():
         kind = PART_KIND_BY_FUNCTION[function]
         prov = [d for d, _ in layers if (root / d / kind.directory / f"{name}.j2").is_file()]
         out += _fill(f"- {function} `{name}` ({'optional' if optional else 'required'}; "
