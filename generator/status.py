@@ -78,8 +78,9 @@ def used_sources(project) -> dict[str, int]:
 
     A produced file counts its winning source and, when that one extends
     the file below it ({% extends parent_template %} or a named parent),
-    every lower source of the same path it builds on."""
-    from .render import Renderer  # noqa: PLC0415
+    every lower source of the same path it builds on, and the family and MMU
+    parts these include."""
+    from .render import PART_CALL, PART_KIND_BY_FUNCTION, Renderer  # noqa: PLC0415
 
     renderer = Renderer(project)
     produced = renderer.render_tree()
@@ -94,7 +95,15 @@ def used_sources(project) -> dict[str, int]:
             if not (src.is_jinja and "{% extends" in src.abspath.read_text(errors="replace")):
                 break
         for src in chain or [by_display[rendered.source]]:
-            used[src.display] = len(src.abspath.read_text(errors="replace").splitlines())
+            text = src.abspath.read_text(errors="replace")
+            used[src.display] = len(text.splitlines())
+            # The family and MMU parts it includes are part of what it is made from.
+            for m in PART_CALL.finditer(text):
+                part = renderer.part(PART_KIND_BY_FUNCTION[m.group(1)], m.group(2), optional=True)
+                found = renderer._by_loader.get(part) if isinstance(part, str) else None
+                if found is not None:
+                    used[found.display] = len(found.abspath.read_text(errors="replace")
+                                              .splitlines())
     return used
 
 
