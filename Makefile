@@ -95,7 +95,7 @@ KMAKE      = $(MAKE) -C $(KSRC) O=$(KOUT) ARCH=$(ARCH_NAME) -j$(JOBS) $(KCC)
 EMU        = $(BUILD)/bin/tsar-emu
 
 .PHONY: all setup deps generate check-generated kernel-tree kconfig userland \
-	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk bench-net busybox-ref test-busybox \
+	rootfs rootfs-build kernel emulator disk run test bench bench-real bench-tracing bench-sister bench-disk bench-net busybox-ref test-busybox rv32-sbi-proof \
 	test-stress test-coverage test-ftrace-startup test-series-debug perf-tool test-perf-tool features \
 	clean distclean help
 
@@ -510,6 +510,18 @@ bench-net: emulator kernel busybox-ref
 		--vmlinux $(KOUT)/vmlinux --bootargs "$(BOOTARGS)" \
 		--malta-vmlinux $(MALTA_NET)/vmlinux --gen-init-cpio $(MALTA_NET)/usr/gen_init_cpio \
 		--busybox-ref $(BBREF)
+
+# RISC-V groundwork: portkit's M-mode SBI shim (firmware/rv32-sbi) under a
+# stock arch/riscv rv32_defconfig kernel, trimmed (built here in
+# build/rv32-upstream by scripts/rv32-upstream-kernel.sh), on QEMU virt:
+# to a nolibc /init and power-off (tests/boot/test_rv32_sbi.py, which
+# make test skips while that kernel is not built).
+RV32_KSRC := $(BUILD)/linux-source-6.12
+rv32-sbi-proof:
+	@scripts/install-deps.sh rv32
+	@$(MAKE) --no-print-directory $(RV32_KSRC)/Makefile KERNEL_SERIES=6.12
+	scripts/rv32-upstream-kernel.sh $(BUILD)/rv32-upstream $(RV32_KSRC) $(JOBS)
+	$(PYTHON) -m pytest -s tests/boot/test_rv32_sbi.py
 
 clean:
 	rm -rf $(BUILD)/$(ARCH_NAME) $(BUILD)/gen $(BUILD)/bin $(BUILD)/emulator $(BUILD)/ktree

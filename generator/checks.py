@@ -20,13 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import Diagnostic
-from .derive import ELF_FLAG_VALUES
-from .schema import O32_REGISTERS
+from .families import family_of
 
 Report = Callable[[str, str], None]
 RULES: list[Callable[[dict[str, Any], Report], None]] = []
-
-O32_NAMES_DOC = "zero at v0 v1 a0-a3 t0-t9 s0-s8 (s8 = fp) k0 k1 gp sp ra"
 
 
 def rule(fn):
@@ -81,21 +78,39 @@ def word_bits_32(d, report):
 
 
 @rule
+def family_has_endianness(d, report):
+    isa, fam = d["isa"], family_of(d)
+    if fam is not None and fam.endian(isa["endianness"]) is None:
+        report("isa.endianness", f"isa.family {fam.name} has no {isa['endianness']}-endian "
+               f"variant (it has: {', '.join(fam.endianness)})\n"
+               "why: generator/families.yaml gives each byte order's toolchain")
+
+
+@rule
 def endianness_stated_once(d, report):
-    isa = d["isa"]
+    isa, fam = d["isa"], family_of(d)
+    if fam is None or fam.endian(isa["endianness"]) is None:
+        return
     for key in ("cflags", "aflags"):
         for i, flag in enumerate(isa[key]):
-            if flag in ("-EL", "-EB", "-mel", "-meb"):
+            if flag in fam.endian_flags:
                 report(f"isa.{key}[{i}]", f"'{flag}' is derived from isa.endianness "
                        f"({isa['endianness']}); remove it\nwhy: one fact, one place")
+    emulations = {e["ld_emulation"] for e in fam.endianness.values()}
     for i, flag in enumerate(isa["ldflags"]):
-        if flag in ("-m", "-EL", "-EB") or (flag or "").startswith("elf32"):
+        if flag == "-m" or flag in fam.endian_flags or flag in emulations \
+                or (flag or "").startswith("elf32"):
             report(f"isa.ldflags[{i}]", f"'{flag}': the linker emulation is derived from "
                    f"isa.endianness ({isa['endianness']}); remove it")
-    want = "mipsel" if isa["endianness"] == "little" else "mips"
+    # A prefix naming one of the family's other byte orders (mips- for a
+    # little-endian mips32, whose prefixes are mipsel-...).
+    stems = {order: {p.split("-")[0] for p in e["cross_compile"]}
+             for order, e in fam.endianness.items()}
+    own = stems[isa["endianness"]]
+    other = set().union(*stems.values()) - own
+    want = fam.endian(isa["endianness"])["cross_compile"][0].split("-")[0]
     for i, prefix in enumerate(isa["cross_compile"] or []):
-        if isa["family"] == "mips32" and prefix.split("-")[0] in ("mips", "mipsel") \
-                and prefix.split("-")[0] != want:
+        if prefix.split("-")[0] in other:
             report(f"isa.cross_compile[{i}]", f"'{prefix}' builds for the other byte order "
                    f"(isa.endianness is {isa['endianness']}: {want}-...)")
 
@@ -538,43 +553,55 @@ def frame_slots_unique(d, report):
             first[slot["name"]] = i
 
 
-def _check_register(report, path: str, name: str, what: str) -> None:
-    if name is not None and name not in O32_REGISTERS:
-        report(path, f"'{name}' is not a MIPS o32 register name ({what})\n"
-               f"valid names: {O32_NAMES_DOC}")
+def _check_register(report, path: str, name: str, what: str, fam) -> None:
+    if name is not None and fam is not None and fam.regnum(name) is None:
+        report(path, f"'{name}' is not a {fam.registers_doc} register name ({what})\n"
+               f"valid names: {fam.names_doc}")
 
 
 @rule
 def syscall_registers_valid(d, report):
-    sc = d["abi"]["syscall"]
-    _check_register(report, "abi.syscall.number_register", sc["number_register"], "syscall number")
-    _check_register(report, "abi.syscall.return_register", sc["return_register"], "return value")
+    sc, fam = d["abi"]["syscall"], family_of(d)
+    _check_register(report, "abi.syscall.number_register", sc["number_register"], "syscall number",
+                    fam)
+    _check_register(report, "abi.syscall.return_register", sc["return_register"], "return value",
+                    fam)
     seen: dict[str, int] = {}
     for i, reg in enumerate(sc["arg_registers"]):
-        _check_register(report, f"abi.syscall.arg_registers[{i}]", reg, f"argument {i + 1}")
+        _check_register(report, f"abi.syscall.arg_registers[{i}]", reg, f"argument {i + 1}", fam)
         if reg in seen:
             report(f"abi.syscall.arg_registers[{i}]", f"register '{reg}' is already argument "
                    f"{seen[reg] + 1}")
         seen.setdefault(reg, i)
 
 
-#: what a syscall may list in abi.syscall.clobbers besides the o32 names.
-CLOBBER_EXTRA = ("hi", "lo")
+@rule
+def syscall_args_fit_family(d, report):
+    """As many register arguments as the family's syscall entry takes."""
+    sc, fam = d["abi"]["syscall"], family_of(d)
+    if fam is not None and len(sc["arg_registers"]) != fam.syscall_reg_args:
+        report("abi.syscall.arg_registers", f"isa.family {fam.name} passes "
+               f"{fam.syscall_reg_args} syscall arguments in registers, found "
+               f"{len(sc['arg_registers'])}\nwhy: the family's syscall entry and "
+               "syscall_get_arguments() take that many from registers, the rest from the "
+               "caller's stack (abi.syscall.stack_args)")
 
 
 @rule
 def syscall_clobbers_valid(d, report):
     """abi.syscall.clobbers: known names, each once, none the convention needs."""
-    sc = d["abi"]["syscall"]
+    sc, fam = d["abi"]["syscall"], family_of(d)
+    if fam is None:
+        return
     needed = {sc["return_register"]: "holds the result"}
     needed[sc["number_register"]] = ("holds the syscall number and the result"
                                      if sc["number_register"] == sc["return_register"]
                                      else "holds the syscall number")
     for i, reg in enumerate(sc["arg_registers"]):
         needed.setdefault(reg, f"is argument {i + 1}")
-    needed.setdefault("sp", "is the stack pointer (arguments 5.. are read through it)")
-    needed.setdefault("zero", "is hard-wired to 0")
-    for reg in ("k0", "k1"):
+    needed.setdefault(fam.roles["sp"], "is the stack pointer (stack arguments are read through it)")
+    needed.setdefault(fam.roles["zero"], "is hard-wired to 0")
+    for reg in fam.kernel_reserved:
         needed.setdefault(reg, "is reserved for the kernel: every exception clobbers it, "
                                "whatever the syscall ABI says")
     seen: dict[int | str, int] = {}
@@ -582,14 +609,14 @@ def syscall_clobbers_valid(d, report):
         path = f"abi.syscall.clobbers[{i}]"
         if reg is None:
             continue
-        if reg not in O32_REGISTERS and reg not in CLOBBER_EXTRA:
+        if fam.regnum(reg) is None and reg not in fam.extra_clobbers:
             report(path, f"'{reg}' is not a register a syscall can clobber\n"
-                         f"valid names: {O32_NAMES_DOC}, hi, lo")
+                         f"valid names: {', '.join([fam.names_doc, *fam.extra_clobbers])}")
             continue
         if reg in needed:
             report(path, f"'{reg}' cannot be clobbered by the syscall: it {needed[reg]}")
             continue
-        key = O32_REGISTERS.get(reg, reg)
+        key = fam.regnums.get(reg, reg)
         if key in seen:
             report(path, f"register '{reg}' is listed twice (also abi.syscall.clobbers"
                          f"[{seen[key]}])")
@@ -598,7 +625,8 @@ def syscall_clobbers_valid(d, report):
 
 @rule
 def dtb_register_valid(d, report):
-    _check_register(report, "boot.dtb_register", d["boot"]["dtb_register"], "DTB pointer")
+    _check_register(report, "boot.dtb_register", d["boot"]["dtb_register"], "DTB pointer",
+                    family_of(d))
 
 
 @rule
@@ -616,10 +644,40 @@ def kernel_config_unique(d, report):
 
 @rule
 def elf_flags_known(d, report):
+    fam = family_of(d)
+    if fam is None:
+        return
     for i, name in enumerate(d["abi"]["elf"]["flags_reject"]):
-        if name is not None and name not in ELF_FLAG_VALUES:
+        if name is not None and name not in fam.elf_flags:
             report(f"abi.elf.flags_reject[{i}]", f"unknown e_flags name '{name}'; known: "
-                   + ", ".join(sorted(ELF_FLAG_VALUES)))
+                   + ", ".join(sorted(fam.elf_flags)))
+
+
+@rule
+def hwrena_fits_family(d, report):
+    fam = family_of(d)
+    if fam is None:
+        return
+    for i, name in enumerate(d["abi"]["tls"]["hwrena"]):
+        if name is not None and name not in fam.user_hw_registers:
+            report(f"abi.tls.hwrena[{i}]", f"isa.family {fam.name} has no user-readable hardware "
+                   f"register '{name}' (it has: {', '.join(fam.user_hw_registers) or 'none'})")
+
+
+@rule
+def syscall_fits_family(d, report):
+    """The syscall instruction and error convention exist in the family."""
+    sc, fam = d["abi"]["syscall"], family_of(d)
+    if fam is None:
+        return
+    if sc["instruction"] is not None and sc["instruction"] not in fam.syscall_instructions:
+        report("abi.syscall.instruction", f"'{sc['instruction']}' is not a system call "
+               f"instruction of isa.family {fam.name} "
+               f"(it has: {', '.join(fam.syscall_instructions)})")
+    if sc["error_convention"] == "a3_flag" and fam.error_flag_register is None:
+        report("abi.syscall.error_convention", f"a3_flag needs an error flag register; "
+               f"isa.family {fam.name} has none (use negative_v0: -errno in "
+               f"{sc['return_register'] or 'the return register'})")
 
 
 # --- CP0 ---------------------------------------------------------------------

@@ -24,18 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .schema import O32_REGISTERS
+from .families import Family, family_of
 
-#: Cross-compiler prefixes by (family, endianness), tried in order.
-CROSS_PREFIXES = {
-    ("mips32", "little"): ["mipsel-linux-gnu-", "mipsel-unknown-elf-", "mipsel-elf-"],
-    ("mips32", "big"): ["mips-linux-gnu-", "mips-unknown-elf-", "mips-elf-"],
-}
-#: Per endianness: compiler/assembler flag, linker emulation, ELF data, byteorder.
-ENDIAN = {
-    "little": {"flag": "-EL", "ld_emulation": "elf32ltsmip", "elf_data": "lsb", "cpp": "__MIPSEL__"},
-    "big": {"flag": "-EB", "ld_emulation": "elf32btsmip", "elf_data": "msb", "cpp": "__MIPSEB__"},
-}
+#: ELF data encoding per byte order.
+ELF_DATA = {"little": "lsb", "big": "msb"}
 
 
 @dataclass(frozen=True)
@@ -52,7 +44,20 @@ class SpecValue:
 
 
 def _endian(d: dict[str, Any]) -> dict[str, str] | None:
-    return ENDIAN.get(d["isa"]["endianness"])
+    """The byte order's values of the spec's family (generator/families.yaml):
+    compiler/assembler flag, linker emulation, ELF data, the CPP macro."""
+    fam, order = family_of(d), d["isa"]["endianness"]
+    e = fam.endian(order) if fam else None
+    if e is None or order not in ELF_DATA:
+        return None
+    return {"flag": e["flag"], "ld_emulation": e["ld_emulation"], "elf_data": ELF_DATA[order],
+            "cpp": e["cpp"]}
+
+
+def _cross_compile(d: dict[str, Any]) -> list[str] | None:
+    fam = family_of(d)
+    e = fam.endian(d["isa"]["endianness"]) if fam else None
+    return list(e["cross_compile"]) if e else None
 
 
 def _task_size(d: dict[str, Any]) -> int | None:
@@ -82,16 +87,15 @@ SPEC_VALUES: tuple[SpecValue, ...] = (
               ("layout.page_offset", "layout.kernel_phys_start", "layout.phys_offset")),
     SpecValue("layout.task_size", "default", "layout.page_offset", _task_size,
               ("layout.page_offset",)),
-    SpecValue("isa.endian", "derived", "from isa.endianness: the -EL/-EB flag, the linker "
-              "emulation (elf32ltsmip/elf32btsmip), ELF data and the __MIPSEL__/__MIPSEB__ macro",
-              lambda d: dict(_endian(d)) if _endian(d) else None, ("isa.endianness",)),
+    SpecValue("isa.endian", "derived", "from isa.family and isa.endianness "
+              "(generator/families.yaml): the compiler's byte-order flag, the linker "
+              "emulation, ELF data and the byte-order macro",
+              _endian, ("isa.endianness", "isa.family")),
     SpecValue("abi.elf.data", "derived", "lsb/msb from isa.endianness",
               lambda d: _endian(d)["elf_data"] if _endian(d) else None, ("isa.endianness",)),
     SpecValue("isa.cross_compile", "default", "the usual prefixes of isa.family and "
-              "isa.endianness (mipsel-linux-gnu-, mipsel-unknown-elf-, mipsel-elf- for a "
-              "little-endian mips32)",
-              lambda d: list(CROSS_PREFIXES.get((d["isa"]["family"], d["isa"]["endianness"]), []))
-              if _endian(d) else None, ("isa.endianness", "isa.family")),
+              "isa.endianness (generator/families.yaml)",
+              _cross_compile, ("isa.endianness", "isa.family")),
     SpecValue("platform.mesh.cpus_per_cluster", "derived",
               "platform.cpus.count / (mesh.columns x mesh.rows)",
               lambda d: d["platform"]["cpus"]["count"]
@@ -129,23 +133,6 @@ def derive_fields(data: dict[str, Any]) -> None:
         if value is not None:
             parent[leaf] = value
 
-#: e_flags bits of MIPS ELF objects (values of the ELF ABI; Linux's
-#: arch/mips/include/asm/elf.h uses the same names).
-ELF_FLAG_VALUES: dict[str, int] = {
-    "EF_MIPS_NOREORDER": 0x00000001,
-    "EF_MIPS_PIC": 0x00000002,
-    "EF_MIPS_CPIC": 0x00000004,
-    "EF_MIPS_ABI2": 0x00000020,
-    "EF_MIPS_OPTIONS_FIRST": 0x00000080,
-    "EF_MIPS_32BITMODE": 0x00000100,
-    "EF_MIPS_FP64": 0x00000200,
-    "EF_MIPS_NAN2008": 0x00000400,
-    "EF_MIPS_ABI": 0x0000F000,
-    "EF_MIPS_ABI_O32": 0x00001000,
-    "EF_MIPS_ABI_O64": 0x00002000,
-    "EF_MIPS_ARCH": 0xF0000000,
-}
-
 WORD_BYTES = 4  # isa.word_bits == 32 is enforced by the checks
 
 
@@ -163,7 +150,7 @@ def field_mask(field: dict[str, int]) -> int:
     return ((1 << field["width"]) - 1) << field["lsb"]
 
 
-def _frame(frame: list[dict[str, Any]]) -> dict[str, Any]:
+def _frame(frame: list[dict[str, Any]], align: int) -> dict[str, Any]:
     """pt_regs slots with byte offsets, and the user_regs_struct subset."""
     slots, user_slots = [], []
     offset = user_index = 0
@@ -180,7 +167,8 @@ def _frame(frame: list[dict[str, Any]]) -> dict[str, Any]:
         "frame_slots": slots,
         "frame_offset": {s["name"]: s["offset"] for s in slots},
         "frame_size": offset,
-        "frame_size_aligned": (offset + 7) & ~7,  # o32 keeps sp 8-byte aligned
+        # the family's psABI stack alignment: a frame on the stack keeps it
+        "frame_size_aligned": (offset + align - 1) & ~(align - 1),
         "user_slots": user_slots,
         "user_offset": {s["name"]: s["offset"] for s in user_slots},
         "user_words": user_index,
@@ -188,39 +176,41 @@ def _frame(frame: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-#: What C code (o32) preserves across calls: a syscall's fast path need not
-#: save them, the slow path saves them into pt_regs when it needs a full one.
-C_CALLEE_SAVED = (16, 17, 18, 19, 20, 21, 22, 23, 30)
-
-
-def _syscall_register_classes(sc: dict[str, Any]) -> dict[str, Any]:
+def _syscall_register_classes(sc: dict[str, Any], fam: Family) -> dict[str, Any]:
     """Sort the general registers for the syscall entry code (abi.syscall.clobbers).
 
     clobber_regnums: not saved, zeroed on the way out; entry_regnums: saved at
     entry and restored on the fast way out (what C code may clobber and the
-    ABI keeps); static_regnums: what C code preserves and the ABI keeps, saved
-    only when a full pt_regs is needed; result_regnums: the result registers.
-    sp (29) is always saved at entry; zero, k0 and k1 are none of these.
+    ABI keeps); static_regnums: the family's callee_saved registers, which
+    C code preserves across calls (the fast path need not save them, the slow
+    path saves them into pt_regs when it needs a full one); result_regnums: the
+    result registers. sp is always saved at entry; zero and the family's
+    kernel_reserved registers (any exception clobbers them) are none of these.
     """
+    regs = fam.regnums
     clobbers = [r for r in sc["clobbers"] or [] if r is not None]
-    clobbered = {O32_REGISTERS[r] for r in clobbers if r in O32_REGISTERS}
-    result = {O32_REGISTERS[sc["return_register"]]}
+    clobbered = {regs[r] for r in clobbers if r in regs}
+    result = {regs[sc["return_register"]]}
     if sc["error_convention"] == "a3_flag":
-        result.add(O32_REGISTERS["a3"])
+        result.add(regs[fam.error_flag_register])
+    callee_saved = {regs[r] for r in fam.callee_saved}
+    skip = {regs[r] for r in fam.kernel_reserved} | {regs[fam.roles[r]] for r in ("sp", "zero")}
     out: dict[str, list[int]] = {"clobber_regnums": [], "entry_regnums": [],
                                  "static_regnums": [], "result_regnums": sorted(result)}
-    for n in range(1, 32):
-        if n in (26, 27, 29):
+    for n in sorted(set(regs.values())):
+        if n in skip:
             continue
         if n in clobbered:
             out["clobber_regnums"].append(n)
         elif n in result:
             continue
-        elif n in C_CALLEE_SAVED:
+        elif n in callee_saved:
             out["static_regnums"].append(n)
         else:
             out["entry_regnums"].append(n)
-    return {**out, "clobbers_hi": "hi" in clobbers, "clobbers_lo": "lo" in clobbers}
+    # clobbers_<name> for each of the family's extra_clobbers (registers
+    # outside the general file).
+    return {**out, **{f"clobbers_{x}": x in clobbers for x in fam.extra_clobbers}}
 
 
 #: Address bits above a cluster's 32-bit local space: cluster_xy = PA >> 32.
@@ -357,19 +347,21 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
     d["user_ptrs_per_pgd"] = layout["task_size"] >> d["pgdir_shift"]
     d["kernel_pgd_index"] = layout["page_offset"] >> d["pgdir_shift"]
 
-    # --- Registers, frame, syscalls
-    d["regnum"] = dict(O32_REGISTERS)
-    d["regname"] = {n: name for name, n in O32_REGISTERS.items() if name != "fp"}
-    d.update(_frame(abi["frame"]))
+    # --- Registers, frame, syscalls (the family's register file)
+    fam = family_of(spec)
+    regs = fam.regnums
+    d["regnum"] = dict(regs)
+    d["regname"] = fam.regnames
+    d.update(_frame(abi["frame"], fam.stack_align))
     regs_off = d["frame_offset"].get("regs")
-    d["pt_regs_reg_offset"] = ({name: regs_off + WORD_BYTES * n for name, n in O32_REGISTERS.items()}
+    d["pt_regs_reg_offset"] = ({name: regs_off + WORD_BYTES * n for name, n in regs.items()}
                                if regs_off is not None else {})
     sc = abi["syscall"]
     stack = sc["stack_args"] or {"count": 0, "offset": 0}
     d["syscall"] = {
-        "number_regnum": O32_REGISTERS[sc["number_register"]],
-        "return_regnum": O32_REGISTERS[sc["return_register"]],
-        "arg_regnums": [O32_REGISTERS[r] for r in sc["arg_registers"]],
+        "number_regnum": regs[sc["number_register"]],
+        "return_regnum": regs[sc["return_register"]],
+        "arg_regnums": [regs[r] for r in sc["arg_registers"]],
         "reg_args": len(sc["arg_registers"]),
         "stack_args": stack["count"],
         "stack_arg_offsets": [stack["offset"] + WORD_BYTES * i for i in range(stack["count"])],
@@ -377,12 +369,11 @@ def derive(spec: dict[str, Any]) -> dict[str, Any]:
         "a3_flag": sc["error_convention"] == "a3_flag",
         "negative_v0": sc["error_convention"] == "negative_v0",
     }
-    d["syscall"].update(_syscall_register_classes(sc))
-    # RDHWR register numbers user mode may read (HWREna bits).
-    rdhwr = {"cpunum": 0, "synci_step": 1, "cc": 2, "ccres": 3, "ulr": 29}
-    d["hwrena_mask"] = sum(1 << rdhwr[name] for name in abi["tls"]["hwrena"])
-    d["dtb_regnum"] = O32_REGISTERS[spec["boot"]["dtb_register"]]
-    d["elf_flag_values"] = {f: ELF_FLAG_VALUES[f] for f in abi["elf"]["flags_reject"]}
+    d["syscall"].update(_syscall_register_classes(sc, fam))
+    # The hardware registers user mode may read (MIPS: HWREna bits, RDHWR numbers).
+    d["hwrena_mask"] = sum(1 << fam.user_hw_registers[name] for name in abi["tls"]["hwrena"])
+    d["dtb_regnum"] = regs[spec["boot"]["dtb_register"]]
+    d["elf_flag_values"] = {f: fam.elf_flags[f] for f in abi["elf"]["flags_reject"]}
     d["elf_flags_reject_mask"] = sum(d["elf_flag_values"].values())
 
     # --- Platform

@@ -98,6 +98,10 @@ def _load_contract(path: Path = CONTRACT_FILE):
 
 
 RESPONSIBILITIES, CONTRACT_KEYS, KERNEL_OPTIONS = _load_contract()
+#: Spec names the generic templates use (contract.yaml: generic_relies_on).
+GENERIC_RELIES_ON: dict[str, list[str]] = dict(
+    yamlio.load_plain(CONTRACT_FILE, f"generator/{CONTRACT_FILE.name}", "contract")
+    .get("generic_relies_on") or {})
 BY_KEY = {r.key: r for r in RESPONSIBILITIES}
 #: CONTRACT_KEYS: spec values code must be written for -> the responsibilities
 #: that depend on them.
@@ -392,6 +396,14 @@ def check_contract(project, kernel: bool = True) -> None:
                 msgs.append(f"{at(path)}: layer {layer.display} relies on "
                             + ", ".join(missing) + f" (relies_on in {shown}), which the spec no "
                             "longer has; it defines: " + ", ".join(sorted(have)))
+    for path, names in GENERIC_RELIES_ON.items():
+        found, value = _lookup(data, path)
+        missing = [str(n) for n in names if not found or str(n) not in _names_at(value)]
+        if missing:
+            msgs.append(f"{at(path)}: the generic templates (templates/) rely on "
+                        + ", ".join(missing) + " (generic_relies_on in generator/contract.yaml), "
+                        "which the spec does not have"
+                        + (f"; it defines: {', '.join(sorted(_names_at(value)))}" if found else ""))
     for key, resps in CONTRACT_KEYS.items() if kernel else ():
         found, value = _lookup(data, key)
         if not found:
@@ -425,12 +437,74 @@ def check_contract(project, kernel: bool = True) -> None:
                         + ", ".join(BY_KEY[r].title for r in resps if prov[r] is not None)
                         + f" (add '{key}: [{_yaml(value)}]' under implements: in the layer.yaml that "
                         "supports it)")
+    msgs += _missing_parts(project)
     if msgs:
         raise ContractError([str(m) for m in msgs])
     # The devices' properties against the layers' bindings (spec errors).
     from .bindings import check_properties  # noqa: PLC0415
 
     check_properties(spec, project.bindings, [layer.display for layer in project.layers])
+
+
+@dataclass(frozen=True)
+class PartUse:
+    """One include of a family or MMU part by a generic template."""
+
+    kind: Any               # generator.render.PartKind
+    name: str
+    template: str           # templates/<path>
+    line: int
+    optional: bool
+    provider: str | None    # display of the highest layer that has it
+
+
+def template_parts(project) -> list[PartUse]:
+    """The family and MMU parts the generic templates of the project include
+    (``_family/<name>.j2``, ``_mmu/<name>.j2``; see ``Renderer.part``), each
+    with the layer that provides it. A template a layer replaces or extends
+    is left out: the render says what it lacks."""
+    from .render import PART_CALL, PART_KIND_BY_FUNCTION  # noqa: PLC0415
+
+    tdir = project.templates_dir
+    if not tdir.is_dir():
+        return []
+    out = []
+    for path in sorted(tdir.rglob("*.j2")):
+        rel = path.relative_to(tdir).as_posix()
+        if any(part.startswith("_") for part in rel.split("/")):
+            continue
+        if any((layer.path / rel).is_file() for layer in project.layers):
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in PART_CALL.finditer(line):
+                kind, name = PART_KIND_BY_FUNCTION[m.group(1)], m.group(2)
+                provider = next((layer.display for layer in reversed(project.layers)
+                                 if (layer.path / kind.directory / f"{name}.j2").is_file()), None)
+                out.append(PartUse(kind, name, f"templates/{rel}", n, m.group(3) is not None,
+                                   provider))
+    return out
+
+
+def _missing_parts(project) -> list[str]:
+    """One message per required part no layer of the stack has, naming the
+    template line, the part, and the layer that claims the axis (``implements:
+    isa.family`` or ``mmu.walker``), which is where it belongs."""
+    out = []
+    for use in template_parts(project):
+        if use.optional or use.provider is not None:
+            continue
+        kind = use.kind
+        _, value = _lookup(project.spec.data, kind.axis)
+        claims = [f"{layer.display}/layer.yaml:"
+                  f"{layer.meta.get('lines', {}).get(f'implements.{kind.axis}', 1)}: "
+                  f"implements.{kind.axis}" for layer in project.layers
+                  if kind.axis in layer.meta["implements"]]
+        owner = (f"the {kind.owner} ({'; '.join(claims)})" if claims
+                 else f"the {kind.owner} (no layer of the stack implements {kind.axis} yet)")
+        out.append(f"{use.template}:{use.line}: {kind.function} {use.name}: no layer of the "
+                   f"stack has {kind.directory}/{use.name}.j2, which this generic template "
+                   f"includes; {owner} must provide it for {kind.axis} {_yaml(value)}")
+    return out
 
 
 def needed(project, resp: Responsibility) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .atomic import write_if_changed
+from .families import family_of
 from .spec import Spec
 
 #: Make variable -> dotted spec path (lists print space-separated).
@@ -37,15 +38,14 @@ MAKE_VARS: tuple[tuple[str, str], ...] = (
 def qemu_base_command(data: dict[str, Any]) -> list[str] | None:
     """The QEMU command line of a spec up to the kernel (-kernel and -append
     follow), or None when the spec names no QEMU machine (platform.qemu).
-    The binary follows from the byte order, -m from the RAM banks; the
-    console is the first serial port on stdio."""
+    The binary follows from the family and byte order (generator/families.yaml),
+    -m from the RAM banks; the console is the first serial port on stdio."""
     q = data["platform"]["qemu"]
     if not q:
         return None
-    family = data["isa"]["family"].replace("32", "")
-    suffix = "el" if data["isa"]["endianness"] == "little" else ""
+    binary = family_of(data).endian(data["isa"]["endianness"])["qemu"]
     ram_mib = sum(b["size"] for b in data["platform"]["memory"]) >> 20
-    return [f"qemu-system-{family}{suffix}", "-M", q["machine"], "-cpu", q["cpu"],
+    return [binary, "-M", q["machine"], "-cpu", q["cpu"],
             "-m", f"{ram_mib}M", "-display", "none", "-monitor", "none",
             "-serial", "stdio", "-no-reboot", *q["args"]]
 

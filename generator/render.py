@@ -42,6 +42,7 @@ import jinja2.ext
 from jinja2 import nodes
 
 from . import __version__
+from .families import family_context
 from .derive import DeriveError, derive
 from .errors import Diagnostic, LayoutError, SpecError, TemplateError
 from .filters import FILTERS, GLOBAL_FUNCTIONS, TESTS, FilterError
@@ -188,6 +189,34 @@ class NoneOutputError(ValueError):
     """A template printed None: almost always an optional spec key left unset."""
 
 
+@dataclass(frozen=True)
+class PartKind:
+    """Text of a generic template that belongs to one contract axis: the
+    template includes ``<function>("name")`` and a layer of the stack has
+    ``<directory>/name.j2`` (never output: a ``_`` path)."""
+
+    function: str       # the template function: family_part, mmu_part
+    directory: str      # where a layer keeps such parts
+    axis: str           # the contract key whose layer writes them
+    owner: str          # how messages name that layer
+
+
+#: A part's name: a relative path inside the layer's part directory.
+PART_NAME = r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*"
+PART_NAME_DOC = "words of letters, digits, '_' and '-' joined by '/'"
+PART_KINDS = (PartKind("family_part", "_family", "isa.family", "family layer"),
+              PartKind("mmu_part", "_mmu", "mmu.walker", "MMU-design layer"))
+#: ``family_part("name")``, ``mmu_part("name", optional=True)`` in a template's
+#: text: the function, the part's name, and whether it is optional.
+PART_CALL = re.compile(r"\b(" + "|".join(k.function for k in PART_KINDS) + r")\(\s*[\"']("
+                       + PART_NAME + r")[\"']\s*(,\s*optional\s*=\s*True\s*)?\)")
+PART_KIND_BY_FUNCTION = {k.function: k for k in PART_KINDS}
+
+
+class PartError(ValueError):
+    """A generic template includes a family or MMU part no layer of the stack has."""
+
+
 def _refuse_none(value: Any) -> Any:
     if value is None:
         raise NoneOutputError("the template prints a None value (an optional spec key that is "
@@ -271,6 +300,7 @@ def build_context(project: Project) -> dict[str, Any]:
                            "linux_has": lambda name: has_change(linux_version, name)}
     for section in SECTIONS:
         ctx[section] = data[section]
+    ctx["family"] = family_context(data)
     from .bindings import dts_lines  # noqa: PLC0415
 
     ctx["dts_properties"] = lambda dev: dts_lines(project.bindings, dev)
@@ -289,6 +319,8 @@ class Renderer:
         self.context = build_context(project)
         self.env.globals.update(self.context)
         self.env.globals["generated_header"] = self._generated_header
+        for kind in PART_KINDS:
+            self.env.globals[kind.function] = self._part_function(kind)
         # Absolute file name (as Jinja reports it) -> display name.
         self._display_by_file: dict[str, str] = {}
         self._by_loader: dict[str, Source] = {}
@@ -296,6 +328,38 @@ class Renderer:
         self._parents: dict[str, Source] = {}
         self.env.portkit_parents = self._parents
         self.providers: dict[str, list[Source]] = {}
+
+    # -- family and MMU parts ----------------------------------------------
+    def _part_function(self, kind: PartKind):
+        def part(name: str, optional: bool = False) -> str | list[str]:
+            return self.part(kind, name, optional)
+        return part
+
+    def part(self, kind: PartKind, name: str, optional: bool = False) -> str | list[str]:
+        """``{% include family_part("ptrace/user_mode") %}``: the ISA family's
+        text at that point of a generic template, from the highest layer that
+        has ``_family/<name>.j2`` (the family layer, or a layer above it that
+        replaces it); ``mmu_part`` likewise from ``_mmu/`` (the MMU-design
+        layer). A generic template stays free of one ISA's or one MMU's
+        names; those layers fill in registers, instructions, entry formats.
+
+        Without such a file: an error naming the template line and the part
+        (the layer does not implement what the generic template relies on;
+        ``generator.layers`` reports it before rendering); with
+        ``optional=True``, nothing (include it with ``ignore missing``).
+        """
+        if not re.fullmatch(PART_NAME, name):
+            raise PartError(f"{kind.function}: {name!r} is not a part name ({PART_NAME_DOC})")
+        rel = f"{kind.directory}/{name}.j2"
+        for layer in reversed(self.project.layers):
+            if (layer.path / rel).is_file():
+                return f"overrides/{layer.name}/{rel}"
+        if optional:
+            return [f"overrides/{layer.name}/{rel}" for layer in self.project.layers]
+        shown = ", ".join(layer.display for layer in self.project.layers)
+        raise PartError(
+            f"{kind.function} '{name}' missing: no layer of the stack ({shown}) has {rel}\n"
+            f"why: this generic template leaves that text to the {kind.owner} of {kind.axis}")
 
     # -- errors ------------------------------------------------------------
     def _error(self, exc: Exception, source: Source) -> TemplateError:
@@ -313,7 +377,7 @@ class Renderer:
             names = ", ".join(f"overrides/{layer.name}/<path>" for layer in self.project.layers)
             msg = f"template not found: {exc.name} (templates are named templates/<path> " \
                   f"and {names})"
-        elif isinstance(exc, (NoneOutputError, FilterError)):
+        elif isinstance(exc, (NoneOutputError, FilterError, PartError)):
             msg = str(exc)
         else:
             msg = f"{type(exc).__name__}: {exc}"

@@ -4,7 +4,9 @@ Writes two things and nothing else (refusing to overwrite either):
 
 * ``NAME.yaml`` (or OUT.yaml): a commented spec delta that ``extends:`` the
   starting spec, renames the arch, and keeps the starting spec's family and
-  MMU-design layers below a new, empty arch layer;
+  MMU-design layers below a new, empty arch layer (the starting spec's own
+  arch layer, the last one if it is named after its arch, is dropped; a
+  family base such as ``specs/rv32-base.yaml`` has none);
 * ``overrides/NAME/layer.yaml``: the empty arch layer's contract.
 
 Generating the new spec gives a tree in which every responsibility of the
@@ -40,8 +42,9 @@ SPEC_TEMPLATE = """\
 # from the base spec belongs here: mappings merge key by key, lists of named
 # items (devices, frame slots) merge by name, other lists are replaced, and
 # `key: !replace ...` replaces a whole value. Derived values (kernel link
-# address, PTPR shift, big-page size, -EL/-EB, cross-compiler prefixes, ELF
-# data) are never stated. Errors name the file and line a value came from.
+# address, PTPR shift, big-page size, the byte-order flag and linker
+# emulation, cross-compiler prefixes, ELF data: generator/families.yaml) are
+# never stated. Errors name the file and line a value came from.
 #
 # Next steps, from the kit's root (see docs/porting-guide.md):
 #   ./generate.py --status {spec_rel}      what is ported, what is a stub
@@ -124,10 +127,13 @@ def scaffold(root: Path, name: str, from_spec: Path, out: Path | None, quiet: bo
     for p in (spec_out, layer_dir / "layer.yaml"):
         if p.exists():
             raise ScaffoldError(f"error: {p} exists; not overwriting it")
-    # Keep the base's layers except its own arch layer (the last one).
+    # Keep the base's layers except its own arch layer: the last one, when it
+    # is named after the base's arch (a family base such as specs/rv32-base.yaml
+    # has only family and MMU-design layers: all are kept).
     kept = []
+    own = base_project.layers[-1] if base_project.layers[-1].name == base_project.arch else None
     for (key, path), layer in zip(base_project.layer_dirs(), base_project.layers):
-        if layer is base_project.layers[-1]:
+        if layer is own:
             continue
         entry = layer.name if path.resolve() == (root / "overrides" / layer.name).resolve() \
             else _rel(path, spec_out.parent if spec_out.parent != Path("") else Path("."))
@@ -141,7 +147,7 @@ def scaffold(root: Path, name: str, from_spec: Path, out: Path | None, quiet: bo
         extends=_rel(from_spec, spec_out.resolve().parent), layers=", ".join(kept))
     layer_text = LAYER_TEMPLATE.format(name=name, resps=", ".join(BY_KEY),
                                        keys=", ".join(CONTRACT_KEYS))
-    layer_text += _inherited_bindings(base_project.layers[-1])
+    layer_text += _inherited_bindings(own) if own is not None else ""
     spec_out.parent.mkdir(parents=True, exist_ok=True)
     spec_out.write_text(text, encoding="utf-8")
     layer_dir.mkdir(parents=True, exist_ok=True)

@@ -29,21 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .families import FAMILIES
 from .kernelsrc import SERIES as KERNEL_SERIES
 
 NO_DEFAULT = object()
-
-#: MIPS o32 register names -> register numbers (fp is an alias of s8).
-O32_REGISTERS: dict[str, int] = {
-    "zero": 0, "at": 1, "v0": 2, "v1": 3,
-    "a0": 4, "a1": 5, "a2": 6, "a3": 7,
-    "t0": 8, "t1": 9, "t2": 10, "t3": 11,
-    "t4": 12, "t5": 13, "t6": 14, "t7": 15,
-    "s0": 16, "s1": 17, "s2": 18, "s3": 19,
-    "s4": 20, "s5": 21, "s6": 22, "s7": 23,
-    "t8": 24, "t9": 25, "k0": 26, "k1": 27,
-    "gp": 28, "sp": 29, "s8": 30, "fp": 30, "ra": 31,
-}
 
 C_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 LOWER_IDENT = r"[a-z][a-z0-9_]*"
@@ -254,7 +243,8 @@ class Table(Field):
 def _reg(doc: str, **kw: Any) -> Str:
     # Register names are checked by generator.checks (better message than a
     # 35-name choice list).
-    return Str(doc=doc + " (o32 name)", pattern=r"\$?[a-z0-9]+", pattern_doc="a register name", **kw)
+    return Str(doc=doc + " (an ABI name of the family's register file)", pattern=r"\$?[a-z0-9]+",
+               pattern_doc="a register name", **kw)
 
 
 def _bitfield(doc: str, **kw: Any) -> Map:
@@ -324,16 +314,18 @@ CP0 = Map(doc="coprocessor 0 as implemented", required=False, fields={
 })
 
 ISA = Map(doc="instruction set and toolchain", fields={
-    "family": Str(doc="ISA family", choices=("mips32",)),
+    "family": Str(doc="ISA family: its register file, toolchain and conventions are "
+                      "generator/families.yaml's entry, its code the family layer",
+                  choices=tuple(FAMILIES)),
     "endianness": Str(doc="byte order", choices=("little", "big")),
     "word_bits": Int(doc="register/pointer width (only 32 is supported, see checks)", min=1, max=128),
     "cross_compile": List(doc="CROSS_COMPILE prefixes, tried in order (default: the usual "
                               "prefixes of the family and endianness)", required=False,
                           item=Str(pattern=PREFIX, pattern_doc=PREFIX_DOC),
                           min_len=1, scalar_ok=True),
-    "cflags": List(doc="extra C flags (-EL/-EB come from endianness)",
+    "cflags": List(doc="extra C flags (the byte-order flag comes from endianness)",
                    item=Str(pattern=FLAG, pattern_doc=FLAG_DOC), default=[]),
-    "aflags": List(doc="extra assembler flags (-EL/-EB come from endianness)",
+    "aflags": List(doc="extra assembler flags (the byte-order flag comes from endianness)",
                    item=Str(pattern=FLAG, pattern_doc=FLAG_DOC), default=[]),
     "ldflags": List(doc="extra linker flags (the -m emulation comes from endianness)",
                     item=Str(pattern=FLAG, pattern_doc=FLAG_DOC), default=[]),
@@ -344,14 +336,15 @@ ISA = Map(doc="instruction set and toolchain", fields={
 })
 
 SYSCALL = Map(doc="system call convention", fields={
-    "instruction": Str(doc="trapping instruction", choices=("syscall",)),
+    "instruction": Str(doc="trapping instruction (one of the family's syscall_instructions)",
+                       choices=tuple(sorted({i for f in FAMILIES.values()
+                                             for i in f.syscall_instructions}))),
     "number_register": _reg("register holding the syscall number"),
-    "arg_registers": List(doc="argument registers, in order (arguments 5.. come from the "
-                              "stack, abi.syscall.stack_args)",
-                          item=_reg("argument register"), min_len=4, max_len=4,
-                          why="the syscall code takes arguments 1-4 from registers and 5.. from "
-                              "the caller's stack, as MIPS o32 does (syscall_get_arguments(), "
-                              "the entry's copy of the stack arguments)"),
+    "arg_registers": List(doc="argument registers, in order (arguments after them come from "
+                              "the caller's stack, abi.syscall.stack_args)",
+                          item=_reg("argument register"), min_len=4, max_len=6,
+                          why="system calls take up to 6 arguments: 4 to 6 in registers (MIPS "
+                              "o32: 4, RISC-V: 6), the rest from the caller's stack"),
     "stack_args": Map(doc="arguments passed on the caller's stack", required=False, fields={
         "count": Int(doc="number of stack arguments", min=0, max=8),
         "offset": Int(doc="byte offset of the first one from the user sp", min=0),
@@ -368,16 +361,22 @@ SYSCALL = Map(doc="system call convention", fields={
     "clone_order": Str(doc="argument order of clone()",
                        choices=("forwards", "backwards", "backwards2", "backwards3"),
                        default="forwards"),
-    "clobbers": List(doc="registers the syscall instruction clobbers (o32 names, hi, lo): the "
+    "clobbers": List(doc="registers the syscall instruction clobbers (register names and the "
+                         "family's extra_clobbers, such as MIPS hi, lo): the "
                          "kernel neither saves nor restores them on its fast path and returns "
                          "them zeroed; every other register but the result comes back as the "
                          "caller had it", item=_reg("clobbered register"), default=[]),
 })
 
 TLS = Map(doc="thread-local storage", fields={
-    "register": Str(doc="where the TLS pointer lives", choices=("userlocal",)),
-    "hwrena": List(doc="RDHWR registers enabled for user mode",
-                   item=Str(choices=("cpunum", "synci_step", "cc", "ccres", "ulr")), default=[]),
+    "register": Str(doc="where the TLS pointer lives: userlocal, a register the kernel keeps "
+                        "per thread (MIPS CP0 UserLocal); tp, a general register user code sets "
+                        "itself (RISC-V)", choices=("userlocal", "tp")),
+    "hwrena": List(doc="hardware registers user mode may read (MIPS RDHWR: one of the family's "
+                       "user_hw_registers)",
+                   item=Str(choices=tuple(sorted({n for f in FAMILIES.values()
+                                                  for n in f.user_hw_registers}))),
+                   default=[]),
 })
 
 ELF = Map(doc="ELF identification", fields={
@@ -576,6 +575,10 @@ BOOT = Map(doc="boot protocol", fields={
     "entry_mmu_enabled": Bool(doc="MMU on at the kernel entry"),
     "dtb_register": _reg("register holding the DTB physical address"),
     "bootargs": Text(doc="default kernel command line", default=""),
+    "firmware": Str(doc="what the kernel calls below it: none (it drives the timer, "
+                        "interrupts, power-off and the other CPUs itself), sbi (a RISC-V SBI "
+                        "firmware does: set_timer, send_ipi, system reset, hart start)",
+                    choices=("none", "sbi"), default="none"),
 })
 
 KERNEL = Map(doc="kernel configuration", fields={

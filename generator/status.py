@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .kernelsrc import KernelSourceError, exact_version
-from .layers import RESPONSIBILITIES, _lookup, _yaml, needed, providers
+from .layers import RESPONSIBILITIES, _lookup, _yaml, needed, providers, template_parts
 
 #: Symbols a link script or the final link defines: never a port's problem.
 _LINKER_SYMBOLS = re.compile(r"^(_+[a-z0-9_]*(start|end|begin|stop)[a-z0-9_]*|_end|_etext|_edata|"
@@ -33,6 +33,7 @@ class Report:
     layers: list = field(default_factory=list)         # (display, description)
     rows: list = field(default_factory=list)           # (title, provider or None, files, state)
     implements: list = field(default_factory=list)     # (layer, key, values, spec value, ok)
+    parts: list = field(default_factory=list)          # (function name, provider or None)
     build_dir: str | None = None
     build_source: str | None = None
     undefined: dict = field(default_factory=dict)      # responsibility title -> symbols
@@ -77,8 +78,9 @@ def used_sources(project) -> dict[str, int]:
 
     A produced file counts its winning source and, when that one extends
     the file below it ({% extends parent_template %} or a named parent),
-    every lower source of the same path it builds on."""
-    from .render import Renderer  # noqa: PLC0415
+    every lower source of the same path it builds on, and the family and MMU
+    parts these include."""
+    from .render import PART_CALL, PART_KIND_BY_FUNCTION, Renderer  # noqa: PLC0415
 
     renderer = Renderer(project)
     produced = renderer.render_tree()
@@ -93,7 +95,15 @@ def used_sources(project) -> dict[str, int]:
             if not (src.is_jinja and "{% extends" in src.abspath.read_text(errors="replace")):
                 break
         for src in chain or [by_display[rendered.source]]:
-            used[src.display] = len(src.abspath.read_text(errors="replace").splitlines())
+            text = src.abspath.read_text(errors="replace")
+            used[src.display] = len(text.splitlines())
+            # The family and MMU parts it includes are part of what it is made from.
+            for m in PART_CALL.finditer(text):
+                part = renderer.part(PART_KIND_BY_FUNCTION[m.group(1)], m.group(2), optional=True)
+                found = renderer._by_loader.get(part) if isinstance(part, str) else None
+                if found is not None:
+                    used[found.display] = len(found.abspath.read_text(errors="replace")
+                                              .splitlines())
     return used
 
 
@@ -134,6 +144,11 @@ def make_report(project, build_dir: Path | None = None, base_project=None) -> Re
             rep.rows.append((r.title, None, [], "not needed"))
         else:
             rep.rows.append((r.title, None, [out for _, out in r.stubs], "stub"))
+    seen = set()
+    for use in template_parts(project):   # required parts, once each
+        if not use.optional and (use.kind.function, use.name) not in seen:
+            seen.add((use.kind.function, use.name))
+            rep.parts.append((f"{use.kind.function} {use.name}", use.provider))
     for layer in project.layers:
         for key, values in layer.meta["implements"].items():
             _, value = _lookup(data, key)
@@ -174,6 +189,11 @@ def format_text(rep: Report) -> str:
     needed_rows = [r for r in rep.rows if r[3] != "not needed"]
     out.append(f"  {len(needed_rows) - len(rep.stubs)} of {len(needed_rows)} needed "
                f"responsibilities ported, {len(rep.stubs)} stubs")
+    missing = [name for name, provider in rep.parts if provider is None]
+    out.append(f"  {len(rep.parts) - len(missing)} of {len(rep.parts)} family and MMU parts the "
+               "generic templates need provided" + (", missing:" if missing else ""))
+    for name in missing:
+        out.append(f"    {name}")
     out += ["", "spec values the layers implement:"]
     if not rep.implements:
         out.append("  (none stated)")
@@ -220,6 +240,10 @@ def format_markdown(rep: Report) -> str:
         state = _state(row)
         state = f"`{state}`" if row[3] == "ported" else f"**{state}**"
         out.append(f"| {row[0]} | {state} | {', '.join(f'`{f}`' for f in row[2])} |")
+    if rep.parts:
+        out += ["", "| part the generic templates need | provided by |", "|---|---|"]
+        out += [f"| `{name}` | " + (f"`{prov}`" if prov else "**missing**") + " |"
+                for name, prov in rep.parts]
     out += ["", "| layer | spec key | implements | spec value |", "|---|---|---|---|"]
     for layer, key, values, value, ok in rep.implements:
         out.append(f"| `{layer}` | `{key}` | {values} | {value}{'' if ok else ' (NOT IMPLEMENTED)'} |")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages portkit needs, only those that are missing.
 # Usage: scripts/install-deps.sh [GROUP...]
-#   groups: kernel emulator disk test sources mipsref keys; default: kernel emulator disk test
+#   groups: kernel emulator disk test sources mipsref keys rv32; default: kernel emulator disk test
 #   mipsref: the stock-MIPS reference BusyBox (glibc, static) and qemu-mipsel-static
 #   test: also stock MIPS's UAPI headers (test_wild_sp.py builds a program for qemu-mipsel)
 #   kernel: the Linux source of each series in KERNEL_SERIES (default: all the
@@ -11,6 +11,9 @@
 #   keys: the guest's ssh keys made at build time (userland/dropbear/): the
 #   host key with dropbearkey, the client key pair with ssh-keygen
 #   test: also ssh and scp, the network tests' client (tests/boot/test_network_userland.py)
+#   rv32: the RISC-V groundwork: Debian's riscv64 cross gcc (it builds RV32
+#   with -march/-mabi) for firmware/rv32-sbi and the stock rv32 kernel,
+#   qemu-system-riscv32 (qemu-system-misc), fdtput (device-tree-compiler)
 set -eu
 
 kernel_sources=""
@@ -31,6 +34,8 @@ test="python3-pytest qemu-user qemu-system-mips gdb-multiarch clang
 sources="dpkg-dev xz-utils"
 mipsref="gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user-static e2fsprogs"
 keys="dropbear-bin openssh-client"
+rv32="gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-misc device-tree-compiler
+	flex bison bc make gcc libc6-dev"
 SRC_LIST=/etc/apt/sources.list.d/portkit-src.sources
 
 groups=${*:-kernel emulator disk test}
@@ -44,7 +49,8 @@ for g in $groups; do
 	sources) want="$want $sources" ;;
 	mipsref) want="$want $mipsref" ;;
 	keys) want="$want $keys" ;;
-	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources, mipsref, keys)" >&2; exit 2 ;;
+	rv32) want="$want $rv32" ;;
+	*) echo "install-deps: unknown group '$g' (kernel, emulator, disk, test, sources, mipsref, keys, rv32)" >&2; exit 2 ;;
 	esac
 done
 
