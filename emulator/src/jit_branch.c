@@ -415,6 +415,133 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
     return true;
 }
 
+/*
+ * Calls and returns.  A translated jal (or jalr $ra) pushes its return
+ * block, the one after its delay slot on the same page, on the CPU's return
+ * stack (c->ras) as a jump cache entry: the key (generation, PC, mode) and
+ * what the dispatcher would find for it (length, code, decoded page, its
+ * translations).  It does so only when that block has a translation then;
+ * the loads are off the path of the call.  A translated jr $ra pops the top
+ * entry and jumps to its code when its key is the one the dispatcher would
+ * compute for $ra (and the budget covers the block), else it goes to the
+ * dispatcher.  An entry is valid exactly when a jump cache entry with the
+ * same key would be: the generation changes wherever the fetch table or a
+ * page's translations can (cpu_jc_drop), and the page is marked (jc_used)
+ * so that dropping its translations drops the entries; any entry whose key
+ * matches is right, wherever it sits in the stack.  Only rax, rcx and rdx
+ * are used: cached registers stay live across the push.
+ */
+static void emit_ras_push(tctx *t, uint32_t k)
+{
+    em *e = &t->e;
+    uint32_t roff = PCOFF(k) + 8;
+    if (roff >= PAGE_SIZE)
+        return;
+    t->zf_p = t->rax_p = NULL;
+    ldf(e, RAX, OFF(ras_top));
+    alu_ri(e, A_ADD, RAX, 1);
+    alu_ri(e, A_AND, RAX, RAS_N - 1);
+    stf(e, OFF(ras_top), RAX);
+    _Static_assert(sizeof(jcache_ent) == 64, "return stack entry: 64 bytes");
+    sh_ri(e, 4, RAX, 6);
+    op_r(e, 1, 0x01, 1, RBX, RAX);                     /* rax = c + top * 64 */
+    op_m(e, 1, 0x8B, 1, RDX, R15, (int32_t)(roff * 2)); /* the return block's jblock */
+    op_r(e, 1, 0x85, 1, RDX, RDX);
+    uint8_t *none = jcc(e, CC_E);
+    op_m(e, 1, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, code));
+    op_r(e, 1, 0x85, 1, RCX, RCX);
+    uint8_t *none2 = jcc(e, CC_E);
+#define RAS_F(f) (OFF(ras) + (int32_t)offsetof(jcache_ent, f))
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
+    op_m(e, 0, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, n));
+    op_m(e, 0, 0x89, 1, RCX, RAX, RAS_F(n));
+    op_m(e, 1, 0x89, 1, R15, RAX, RAS_F(jit));
+    op_m(e, 1, 0x8B, 1, RDX, RBX, OFF(cur_dp));
+    op_m(e, 1, 0x89, 1, RDX, RAX, RAS_F(dp));
+    op_m(e, 0, 0xC6, 1, 0, RDX, (int32_t)offsetof(dpage, jc_used));
+    b1(e, 1);                                          /* dp->jc_used = 1 */
+    lea_pc(e, RCX, roff);
+    op_m(e, 0, 0x0B, 1, RCX, RBX, OFF(mode));          /* or ecx, [mode] */
+    op_m(e, 1, 0x0B, 1, RCX, RBX, OFF(jc_gen));        /* or rcx, [jc_gen] */
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(key));
+    JIT_STAT(e, X_RAS_PUSH);
+    patch(e, none, e->p);
+    patch(e, none2, e->p);
+}
+
+/* The block ends with jr $ra (r retired, registers written back): the
+ * return stack's top entry when it matches, else the dispatcher. */
+static void exit_return(tctx *t, uint32_t r)
+{
+    em *e = &t->e;
+    ldf(e, RAX, OFF(jit_next));
+    if (t->n != r) /* refund, as the dispatcher would */
+        rbp_op(e, A_ADD, t->n - r);
+    ldf(e, RDX, OFF(ras_top));
+    op_m(e, 0, 0x8D, 1, RCX, RDX, -1);                 /* pop, hit or not */
+    alu_ri(e, A_AND, RCX, RAS_N - 1);
+    stf(e, OFF(ras_top), RCX);
+    sh_ri(e, 4, RDX, 6);
+    op_r(e, 1, 0x01, 1, RBX, RDX);                     /* rdx = c + top * 64 */
+    mov_rr(e, R11, RAX);
+    op_m(e, 0, 0x0B, 1, R11, RBX, OFF(mode));          /* key, as the dispatcher's */
+    op_m(e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));
+    op_m(e, 1, 0x3B, 1, R11, RDX, RAS_F(key));
+    uint8_t *miss = jcc(e, CC_NE);
+    op_r(e, 0, 0xF7, 1, 0, RAX);
+    d32(e, 3);                                         /* misaligned: the dispatcher's */
+    uint8_t *miss2 = jcc(e, CC_NE);
+    op_m(e, 0, 0x8B, 1, RCX, RDX, RAS_F(n));
+    op_r(e, 1, 0x39, 1, RCX, RBP);                     /* cmp rbp, rcx */
+    uint8_t *miss3 = jcc(e, CC_L);
+    op_r(e, 1, 0x29, 1, RCX, RBP);                     /* charge the block */
+    op_m(e, 1, 0x8B, 1, R9, RDX, RAS_F(dp));
+    op_m(e, 1, 0x8B, 1, R15, RDX, RAS_F(jit));
+    op_m(e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));
+    mov_rr(e, R14, RAX);
+    alu_ri(e, A_AND, R14, PAGE_MASK);
+    stf(e, OFF(jit_pv), R14);
+    JIT_STAT(e, X_RAS_HIT);
+    op_m(e, 0, 0xFF, 1, 4, RDX, RAS_F(code));          /* jmp [code] */
+#undef RAS_F
+    patch(e, miss, e->p);
+    patch(e, miss2, e->p);
+    patch(e, miss3, e->p);
+    JIT_STAT(e, X_JR_RA);
+    jit_end_block(t, t->n); /* (refunded above) */
+}
+
+/* The block ends with j or jal to target imm (| the top bits of the PC
+ * after the branch), in jit_next: a target on this page (known only at
+ * run time: translations are per physical page) is a link site or a node
+ * of the region like a branch's, any other goes to the dispatcher. */
+static void exit_abs(tctx *t, int op, uint32_t imm, uint32_t r)
+{
+    em *e = &t->e;
+    t->zf_p = t->rax_p = NULL;
+    ldf(e, RAX, OFF(jit_next));
+    mov_rr(e, RCX, RAX);
+    alu_rr(e, A_XOR, RCX, R14);
+    op_r(e, 0, 0xF7, 1, 0, RCX);
+    d32(e, PAGE_MASK);                                 /* test ecx, PAGE_MASK */
+    uint8_t *other = jcc(e, CC_NE);
+    uint32_t dirty = t->dirty;
+    if (op == OP_j)
+        JIT_STAT(e, X_J_SAME);
+    else
+        JIT_STAT(e, X_JAL_SAME);
+    jit_edge(t, imm & 0xFFF, r);
+    patch(e, other, e->p);
+    t->dirty = dirty;
+    t->zf_p = t->rax_p = NULL;
+    writeback(t, t->dirty);
+    if (op == OP_j)
+        JIT_STAT(e, X_J);
+    else
+        JIT_STAT(e, X_JAL);
+    jit_end_block(t, r); /* eax = target */
+}
+
 /* Any other branch and its slot (word k + 1): the next PC goes through
  * jit_next (the slot's slow paths publish it as the branch target). */
 static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
@@ -468,26 +595,20 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
     if (ends)
         return true;
     if (!op_has(op, F_PCREL)) {
-        writeback(t, t->dirty);
-#ifdef TEMU_STATS
+        if (op == OP_jal || (op == OP_jalr && d->rd == 31))
+            emit_ras_push(t, k);
         if (op == OP_j || op == OP_jal) {
-            /* same page: (next ^ r14d) & PAGE_MASK == 0 */
-            jit_stat_inc(e, op == OP_j ? ST_X_J : ST_X_JAL);
-            ldf(e, RAX, OFF(jit_next));
-            alu_rr(e, A_XOR, RAX, R14);
-            alu_ri(e, A_AND, RAX, PAGE_MASK);
-            uint8_t *ne = jcc(e, CC_NE);
-            jit_stat_inc(e, op == OP_j ? ST_X_J_SAME : ST_X_JAL_SAME);
-            patch(e, ne, e->p);
+            exit_abs(t, op, d->imm, k + 2);
         } else {
-            if (op == OP_jr && d->rs == 31)
-                JIT_STAT(e, X_JR_RA);
-            else
+            writeback(t, t->dirty);
+            if (op == OP_jr && d->rs == 31) {
+                exit_return(t, k + 2);
+            } else {
                 JIT_STAT(e, X_JR);
+                ldf(e, RAX, OFF(jit_next));
+                jit_end_block(t, k + 2);
+            }
         }
-#endif
-        ldf(e, RAX, OFF(jit_next));
-        jit_end_block(t, k + 2);
     } else if (op_likely(op) || op == OP_b) {
         jit_edge(t, toff, k + 2);
     } else {
