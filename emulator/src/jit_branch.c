@@ -511,6 +511,53 @@ static void exit_return(tctx *t, uint32_t r)
     jit_end_block(t, t->n); /* (refunded above) */
 }
 
+/* The block ends with r retired and eax = the next PC, on another page
+ * (registers written back): the dispatcher's jump cache probe, inline, so
+ * that each exit has an indirect jump of its own (a call site's target
+ * hardly changes; the dispatcher's one shared jump mispredicts); a miss
+ * goes to the dispatcher. */
+static void exit_probe(tctx *t, uint32_t r, bool aligned)
+{
+    em *e = &t->e;
+    if (t->n != r) /* refund, as the dispatcher would */
+        rbp_op(e, A_ADD, t->n - r);
+    uint8_t *miss0 = NULL;
+    if (!aligned) {
+        op_r(e, 0, 0xF7, 1, 0, RAX);
+        d32(e, 3);                                     /* misaligned: the dispatcher's */
+        miss0 = jcc(e, CC_NE);
+    }
+    /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), as the dispatcher's */
+    mov_rr(e, R10, RAX);
+    sh_ri(e, 5, R10, 10);
+    alu_rr(e, A_XOR, R10, RAX);
+    alu_ri(e, A_AND, R10, (JC_N - 1) << 2);
+    sh_ri(e, 4, R10, 4);
+    op_r(e, 1, 0x01, 1, RBX, R10);
+    mov_rr(e, R11, RAX);
+    op_m(e, 0, 0x0B, 1, R11, RBX, OFF(mode));
+    op_m(e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));
+#define JC_F(f) (OFF(jc) + (int32_t)offsetof(jcache_ent, f))
+    op_m(e, 1, 0x3B, 1, R11, R10, JC_F(key));
+    uint8_t *miss = jcc(e, CC_NE);
+    op_m(e, 0, 0x8B, 1, RCX, R10, JC_F(n));
+    op_r(e, 1, 0x39, 1, RCX, RBP);                     /* cmp rbp, rcx */
+    uint8_t *miss2 = jcc(e, CC_L);
+    op_r(e, 1, 0x29, 1, RCX, RBP);
+    op_m(e, 1, 0x8B, 1, R9, R10, JC_F(dp));
+    op_m(e, 1, 0x8B, 1, R15, R10, JC_F(jit));
+    op_m(e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));
+    mov_rr(e, R14, RAX);
+    alu_ri(e, A_AND, R14, PAGE_MASK);
+    stf(e, OFF(jit_pv), R14);
+    JIT_STAT(e, X_JC_HIT);
+    op_m(e, 0, 0xFF, 1, 4, R10, JC_F(code));           /* jmp [code] */
+#undef JC_F
+    patch(e, miss0, e->p);
+    patch(e, miss, e->p);
+    patch(e, miss2, e->p);
+}
+
 /* The block ends with j or jal to target imm (| the top bits of the PC
  * after the branch), in jit_next: a target on this page (known only at
  * run time: translations are per physical page) is a link site or a node
@@ -530,16 +577,25 @@ static void exit_abs(tctx *t, int op, uint32_t imm, uint32_t r)
         JIT_STAT(e, X_J_SAME);
     else
         JIT_STAT(e, X_JAL_SAME);
-    jit_edge(t, imm & 0xFFF, r);
+    int ni = node_at(t, imm & 0xFFF);
+    if (ni == 0 && !t->nd[0].has_pred) {
+        /* the region's entry has no internal entry (no branch of the
+         * region goes to it): a link site instead */
+        writeback(t, t->dirty);
+        exit_static(t, imm & 0xFFF, r);
+    } else {
+        jit_edge(t, imm & 0xFFF, r);
+    }
     patch(e, other, e->p);
     t->dirty = dirty;
     t->zf_p = t->rax_p = NULL;
     writeback(t, t->dirty);
+    exit_probe(t, r, true);
     if (op == OP_j)
         JIT_STAT(e, X_J);
     else
         JIT_STAT(e, X_JAL);
-    jit_end_block(t, r); /* eax = target */
+    jit_end_block(t, t->n); /* eax = target (refunded) */
 }
 
 /* Any other branch and its slot (word k + 1): the next PC goes through
@@ -603,6 +659,11 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
             writeback(t, t->dirty);
             if (op == OP_jr && d->rs == 31) {
                 exit_return(t, k + 2);
+            } else if (op == OP_jalr) { /* a call: most go to another page */
+                ldf(e, RAX, OFF(jit_next));
+                exit_probe(t, k + 2, false);
+                JIT_STAT(e, X_JR);
+                jit_end_block(t, t->n);
             } else {
                 JIT_STAT(e, X_JR);
                 ldf(e, RAX, OFF(jit_next));

@@ -90,6 +90,7 @@
     X(X_JR_RA, "exit to the dispatcher: jr $ra (return stack missed)")        \
     X(X_RAS_HIT, "jr $ra: return stack hit (chained)")                        \
     X(X_RAS_PUSH, "jal, jalr: return stack pushes")                           \
+    X(X_JC_HIT, "jal to another page, jalr: inline jump cache hit (chained)") \
     X(X_JR, "exit to the dispatcher: other jr, jalr")                         \
     X(X_PAGEEND, "exit to the dispatcher: fall through the page end")         \
     X(X_OFFPAGE, "exit to the dispatcher: branch or slot-end off the page")   \
