@@ -440,51 +440,8 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
     t->zf_p = t->rax_p = NULL;
 }
 
-/* A PC-relative branch whose slot is pure and does not write the branch's
- * sources: slot first, then the test, straight into the two successors. */
-static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
-                             uint32_t k)
-{
-    em *e = &t->e;
-    if (!op_has(op, F_PCREL) || !op_pure(dop))
-        return false;
-    unsigned src[3], w;
-    insn_regs(dop, ds, src, &w);
-    if (w && (w == d->rs || w == d->rt))
-        return false;
-    if (op_links(op) && d->rs == 31)
-        return false;
-    uint32_t toff = PCOFF(k) + 4 + d->imm, foff = PCOFF(k) + 8;
-    bool ends;
-    if (op_links(op))
-        emit_link(t, 31, k);
-    if (op == OP_b) {
-        jit_emit_insn(t, dop, ds, k + 1, true, &ends);
-        jit_edge(t, toff, k + 2);
-    } else if (op_likely(op)) {
-        int cc = emit_cmp(t, op, d);
-        add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
-        jit_emit_insn(t, dop, ds, k + 1, true, &ends);
-        jit_edge(t, toff, k + 2);
-    } else {
-        jit_emit_insn(t, dop, ds, k + 1, true, &ends);
-        emit_branch_select(t, op, d, k);
-        int cc = emit_cmp(t, op, d);
-        int ni = node_at(t, toff);
-        if (ni >= 0 && !(t->dirty & ~t->nd[ni].din)) {
-            add_fix(t, jcc(e, cc), (unsigned)ni); /* taken: straight in */
-        } else {
-            uint8_t *nt = jcc(e, cc ^ 1);
-            jit_edge(t, toff, k + 2);
-            patch(e, nt, e->p);
-        }
-        jit_edge(t, foff, k + 2);
-    }
-    return true;
-}
-
 /*
- * Calls and returns.  A translated jal (or jalr $ra) pushes its return
+ * Calls and returns.  A translated jal, bal or jalr $ra pushes its return
  * block, the one after its delay slot on the same page, on the CPU's return
  * stack (c->ras) as a jump cache entry: the key (generation, PC, mode) and
  * what the dispatcher would find for it (length, code, decoded page, its
@@ -499,6 +456,9 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
  * matches is right, wherever it sits in the stack.  Only rax, rcx and rdx
  * are used: cached registers stay live across the push.
  */
+/* bal (bgezal $0): a call (relaxed PIC calls in user code) */
+static bool op_is_bal(int op, const dinsn *d) { return op == OP_bgezal && d->rs == 0; }
+
 static void emit_ras_push(tctx *t, uint32_t k)
 {
     em *e = &t->e;
@@ -535,6 +495,51 @@ static void emit_ras_push(tctx *t, uint32_t k)
     JIT_STAT(e, X_RAS_PUSH);
     patch(e, none, e->p);
     patch(e, none2, e->p);
+}
+
+/* A PC-relative branch whose slot is pure and does not write the branch's
+ * sources: slot first, then the test, straight into the two successors. */
+static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
+                             uint32_t k)
+{
+    em *e = &t->e;
+    if (!op_has(op, F_PCREL) || !op_pure(dop))
+        return false;
+    unsigned src[3], w;
+    insn_regs(dop, ds, src, &w);
+    if (w && (w == d->rs || w == d->rt))
+        return false;
+    if (op_links(op) && d->rs == 31)
+        return false;
+    uint32_t toff = PCOFF(k) + 4 + d->imm, foff = PCOFF(k) + 8;
+    bool ends;
+    if (op_links(op))
+        emit_link(t, 31, k);
+    if (op == OP_b) {
+        jit_emit_insn(t, dop, ds, k + 1, true, &ends);
+        jit_edge(t, toff, k + 2);
+    } else if (op_likely(op)) {
+        int cc = emit_cmp(t, op, d);
+        add_stub(t, S_NT, jcc(e, cc ^ 1), NULL, k, 0);
+        jit_emit_insn(t, dop, ds, k + 1, true, &ends);
+        jit_edge(t, toff, k + 2);
+    } else {
+        jit_emit_insn(t, dop, ds, k + 1, true, &ends);
+        if (op_is_bal(op, d))
+            emit_ras_push(t, k);
+        emit_branch_select(t, op, d, k);
+        int cc = emit_cmp(t, op, d);
+        int ni = node_at(t, toff);
+        if (ni >= 0 && !(t->dirty & ~t->nd[ni].din)) {
+            add_fix(t, jcc(e, cc), (unsigned)ni); /* taken: straight in */
+        } else {
+            uint8_t *nt = jcc(e, cc ^ 1);
+            jit_edge(t, toff, k + 2);
+            patch(e, nt, e->p);
+        }
+        jit_edge(t, foff, k + 2);
+    }
+    return true;
 }
 
 /* The block ends with jr $ra (r retired, registers written back): the
@@ -666,6 +671,8 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
         return false;
     if (ends)
         return true;
+    if (op_is_bal(op, d))
+        emit_ras_push(t, k);
     if (!op_has(op, F_PCREL)) {
         if (op == OP_jal || (op == OP_jalr && d->rd == 31))
             emit_ras_push(t, k);

@@ -89,7 +89,7 @@
     X(X_J_SAME, "j, target on the same page (link site)")                     \
     X(X_JR_RA, "exit to the dispatcher: jr $ra (return stack missed)")        \
     X(X_RAS_HIT, "jr $ra: return stack hit (chained)")                        \
-    X(X_RAS_PUSH, "jal, jalr: return stack pushes")                           \
+    X(X_RAS_PUSH, "jal, bal, jalr: return stack pushes")                      \
     X(X_JC_HIT, "j/jal/jalr/branch to another page: jump cache hit (chained)")\
     X(X_JR, "exit to the dispatcher: other jr, jalr")                         \
     X(X_PAGEEND, "exit to the dispatcher: fall through the page end")         \

@@ -15,8 +15,8 @@
 /* Page A: callers.  ca_call(word, patch) calls cb_patch (page B), which
  * stores word over ca_ret's "li v0" when patch is set; ca_call returns what
  * ca_ret computes.  ca_call2 does the same through ca_patch2, on page A
- * (a store into the running page).  ca_skip calls cb_skip, which returns
- * one word past its return address. */
+ * (a store into the running page), called with bal.  ca_skip calls
+ * cb_skip, which returns one word past its return address. */
 __asm__(".set push\n.set noreorder\n.text\n.balign 4096\n"
         ".globl ca_call, ca_ret, ca_call2, ca_ret2, ca_skip\n"
         "ca_call:\n"
@@ -32,7 +32,7 @@ __asm__(".set push\n.set noreorder\n.text\n.balign 4096\n"
         "ca_call2:\n"
         "  addiu $sp, $sp, -8\n"
         "  sw   $ra, 4($sp)\n"
-        "  jal  ca_patch2\n"
+        "  bal  ca_patch2\n"
         "  nop\n"
         "ca_ret2:\n"
         "  li   $v0, 1\n"
