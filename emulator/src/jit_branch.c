@@ -543,7 +543,8 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
 }
 
 /* The block ends with jr $ra (r retired, registers written back): the
- * return stack's top entry when it matches, else the dispatcher. */
+ * return stack's top entry when it matches, else the jump cache (inline)
+ * and the dispatcher. */
 static void exit_return(tctx *t, uint32_t r)
 {
     em *e = &t->e;
@@ -559,11 +560,11 @@ static void exit_return(tctx *t, uint32_t r)
     mov_rr(e, R11, RAX);
     op_m(e, 0, 0x0B, 1, R11, RBX, OFF(mode));          /* key, as the dispatcher's */
     op_m(e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));
-    op_m(e, 1, 0x3B, 1, R11, RDX, RAS_F(key));
-    uint8_t *miss = jcc(e, CC_NE);
     op_r(e, 0, 0xF7, 1, 0, RAX);
     d32(e, 3);                                         /* misaligned: the dispatcher's */
     uint8_t *miss2 = jcc(e, CC_NE);
+    op_m(e, 1, 0x3B, 1, R11, RDX, RAS_F(key));
+    uint8_t *miss = jcc(e, CC_NE);
     op_m(e, 0, 0x8B, 1, RCX, RDX, RAS_F(n));
     op_r(e, 1, 0x39, 1, RCX, RBP);                     /* cmp rbp, rcx */
     uint8_t *miss3 = jcc(e, CC_L);
@@ -576,12 +577,14 @@ static void exit_return(tctx *t, uint32_t r)
     stf(e, OFF(jit_pv), R14);
     JIT_STAT(e, X_RAS_HIT);
     op_m(e, 0, 0xFF, 1, 4, RDX, RAS_F(code));          /* jmp [code] */
-#undef RAS_F
-    patch(e, miss, e->p);
     patch(e, miss2, e->p);
     patch(e, miss3, e->p);
     JIT_STAT(e, X_JR_RA);
     jit_end_block(t, t->n); /* (refunded above) */
+    /* another return address: the jump cache, inline */
+    patch(e, miss, e->p);
+    exit_probe(t, t->n, true, ST_X_JR_RA);
+#undef RAS_F
 }
 
 /* The block ends with j or jal to target imm (| the top bits of the PC
@@ -682,13 +685,9 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
             writeback(t, t->dirty);
             if (op == OP_jr && d->rs == 31) {
                 exit_return(t, k + 2);
-            } else if (op == OP_jalr) { /* a call: most go to another page */
+            } else { /* jalr, jr: calls, tail calls, switch tables */
                 ldf(e, RAX, OFF(jit_next));
                 exit_probe(t, k + 2, false, ST_X_JR);
-            } else {
-                JIT_STAT(e, X_JR);
-                ldf(e, RAX, OFF(jit_next));
-                jit_end_block(t, k + 2);
             }
         }
     } else if (op_likely(op) || op == OP_b) {
