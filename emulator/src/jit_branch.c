@@ -445,14 +445,15 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
  * block, the one after its delay slot on the same page, on the CPU's return
  * stack (c->ras) as a jump cache entry: the key (generation, PC, mode) and
  * what the dispatcher would find for it (length, code, decoded page, its
- * translations).  It does so only when that block has a translation then;
- * the loads are off the path of the call.  A translated jr $ra pops the top
+ * translations), when that block has a translation: known when the region
+ * is translated, or else looked up when the call runs (off its path).  A translated jr $ra pops the top
  * entry and jumps to its code when its key is the one the dispatcher would
  * compute for $ra (and the budget covers the block), else it goes to the
  * dispatcher.  An entry is valid exactly when a jump cache entry with the
  * same key would be: the generation changes wherever the fetch table or a
- * page's translations can (cpu_jc_drop), and the page is marked (jc_used)
- * so that dropping its translations drops the entries; any entry whose key
+ * page's translations can (cpu_jc_drop), and a page whose regions push is
+ * marked (jc_used, by translate) so that dropping its translations drops
+ * the entries; any entry whose key
  * matches is right, wherever it sits in the stack.  Only rax, rcx and rdx
  * are used: cached registers stay live across the push.
  */
@@ -465,7 +466,12 @@ static void emit_ras_push(tctx *t, uint32_t k)
     uint32_t roff = PCOFF(k) + 8;
     if (roff >= PAGE_SIZE)
         return;
+    /* the return block's translation, when it has one already: it stays
+     * while this region's code is reachable (both go with the page) */
+    const jblock *rb = t->pjit[roff >> 2];
+    const void *rcode = rb ? rb->code : NULL;
     t->zf_p = t->rax_p = NULL;
+    t->pushes = true; /* (translate marks the page: dp->jc_used) */
     ldf(e, RAX, OFF(ras_top));
     alu_ri(e, A_ADD, RAX, 1);
     alu_ri(e, A_AND, RAX, RAS_N - 1);
@@ -473,21 +479,28 @@ static void emit_ras_push(tctx *t, uint32_t k)
     _Static_assert(sizeof(jcache_ent) == 64, "return stack entry: 64 bytes");
     sh_ri(e, 4, RAX, 6);
     op_r(e, 1, 0x01, 1, RBX, RAX);                     /* rax = c + top * 64 */
-    op_m(e, 1, 0x8B, 1, RDX, R15, (int32_t)(roff * 2)); /* the return block's jblock */
-    op_r(e, 1, 0x85, 1, RDX, RDX);
-    uint8_t *none = jcc(e, CC_E);
-    op_m(e, 1, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, code));
-    op_r(e, 1, 0x85, 1, RCX, RCX);
-    uint8_t *none2 = jcc(e, CC_E);
 #define RAS_F(f) (OFF(ras) + (int32_t)offsetof(jcache_ent, f))
-    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
-    op_m(e, 0, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, n));
-    op_m(e, 0, 0x89, 1, RCX, RAX, RAS_F(n));
+    uint8_t *none = NULL, *none2 = NULL;
+    if (rcode) {
+        mov_ri64(e, RCX, (uint64_t)(uintptr_t)rcode);
+        op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
+        op_m(e, 0, 0xC7, 1, 0, RAX, RAS_F(n));
+        d32(e, rb->n);
+        JIT_STAT(e, X_RAS_PUSH_K);
+    } else { /* looked up at run time */
+        op_m(e, 1, 0x8B, 1, RDX, R15, (int32_t)(roff * 2)); /* the return block's jblock */
+        op_r(e, 1, 0x85, 1, RDX, RDX);
+        none = jcc(e, CC_E);
+        op_m(e, 1, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, code));
+        op_r(e, 1, 0x85, 1, RCX, RCX);
+        none2 = jcc(e, CC_E);
+        op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
+        op_m(e, 0, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, n));
+        op_m(e, 0, 0x89, 1, RCX, RAX, RAS_F(n));
+    }
     op_m(e, 1, 0x89, 1, R15, RAX, RAS_F(jit));
-    op_m(e, 1, 0x8B, 1, RDX, RBX, OFF(cur_dp));
-    op_m(e, 1, 0x89, 1, RDX, RAX, RAS_F(dp));
-    op_m(e, 0, 0xC6, 1, 0, RDX, (int32_t)offsetof(dpage, jc_used));
-    b1(e, 1);                                          /* dp->jc_used = 1 */
+    mov_ri64(e, RCX, (uint64_t)(uintptr_t)t->dp);       /* (the region's page) */
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(dp));
     lea_pc(e, RCX, roff);
     op_m(e, 0, 0x0B, 1, RCX, RBX, OFF(mode));          /* or ecx, [mode] */
     op_m(e, 1, 0x0B, 1, RCX, RBX, OFF(jc_gen));        /* or rcx, [jc_gen] */

@@ -165,6 +165,9 @@ typedef struct tctx {
     int8_t dop[DPAGE_N];
     dinsn dd[DPAGE_N];
     const uint32_t *blen; /* the page's block lengths (BLEN_UNKNOWN: not known) */
+    dpage *dp;            /* the page */
+    jblock *const *pjit;  /* its translations (dp->jit) */
+    bool pushes;          /* the region pushes return stack entries */
 } tctx;
 
 _Static_assert(OP_COUNT < 128, "tctx.dop holds operation numbers in int8_t");

@@ -674,6 +674,9 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     }
     t->words = (const u32a *)dp->host;
     t->blen = dp->blen;
+    t->dp = dp;
+    t->pjit = dp->jit;
+    t->pushes = false;
     if (++t->gen == 0) { /* the stamps wrapped: forget them all */
         memset(t->stamp, 0, sizeof t->stamp);
         t->gen = 1;
@@ -744,6 +747,8 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     j->translated++;
     j->bytes += (uint64_t)(e->p - start);
     jb->code = start;
+    if (t->pushes) /* return stack entries will name this page's blocks */
+        dp->jc_used = 1;
     return start;
 }
 #endif /* JIT_HOST */

@@ -90,6 +90,7 @@
     X(X_JR_RA, "exit to the dispatcher: jr $ra (return stack missed)")        \
     X(X_RAS_HIT, "jr $ra: return stack hit (chained)")                        \
     X(X_RAS_PUSH, "jal, bal, jalr: return stack pushes")                      \
+    X(X_RAS_PUSH_K, "... of those, return block known when translated")       \
     X(X_JC_HIT, "j/jal/jalr/branch to another page: jump cache hit (chained)")\
     X(X_JR, "exit to the dispatcher: other jr, jalr")                         \
     X(X_PAGEEND, "exit to the dispatcher: fall through the page end")         \
