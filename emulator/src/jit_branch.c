@@ -446,7 +446,9 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
  * stack (c->ras) as a jump cache entry: the key (generation, PC, mode) and
  * what the dispatcher would find for it (length, code, decoded page, its
  * translations), when that block has a translation: known when the region
- * is translated, or else looked up when the call runs (off its path).  A translated jr $ra pops the top
+ * is translated (jit_translate translates the return blocks that were
+ * entered already right after the region and patches their code in), or
+ * else looked up when the call runs (off its path).  A translated jr $ra pops the top
  * entry and jumps to its code when its key is the one the dispatcher would
  * compute for $ra (and the budget covers the block), else it goes to the
  * dispatcher.  An entry is valid exactly when a jump cache entry with the
@@ -480,14 +482,26 @@ static void emit_ras_push(tctx *t, uint32_t k)
     sh_ri(e, 4, RAX, 6);
     op_r(e, 1, 0x01, 1, RBX, RAX);                     /* rax = c + top * 64 */
 #define RAS_F(f) (OFF(ras) + (int32_t)offsetof(jcache_ent, f))
-    uint8_t *none = NULL, *none2 = NULL;
-    if (rcode) {
-        mov_ri64(e, RCX, (uint64_t)(uintptr_t)rcode);
-        op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
-        op_m(e, 0, 0xC7, 1, 0, RAX, RAS_F(n));
-        d32(e, rb->n);
-        JIT_STAT(e, X_RAS_PUSH_K);
-    } else { /* looked up at run time */
+    uint8_t *none = NULL, *none2 = NULL, *common = NULL;
+    /* the code as an immediate: known now, or 0 until jit_translate
+     * translates the return block after this region and patches it in */
+    mov_ri64(e, RCX, (uint64_t)(uintptr_t)rcode);
+    uint8_t *imm64 = e->p - 8;
+    uint8_t *dyn = NULL;
+    if (!rcode) {
+        op_r(e, 1, 0x85, 1, RCX, RCX);
+        dyn = jcc(e, CC_E);
+    }
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
+    op_m(e, 0, 0xC7, 1, 0, RAX, RAS_F(n));
+    d32(e, rcode ? rb->n : 0);
+    uint8_t *imm32 = e->p - 4;
+    JIT_STAT(e, X_RAS_PUSH_K);
+    if (!rcode) {
+        if (rb && t->nrp < MAX_RP && !e->full)
+            t->rp[t->nrp++] = (struct ras_patch){imm64, imm32, roff >> 2};
+        common = jmp32(e);
+        patch(e, dyn, e->p); /* looked up at run time */
         op_m(e, 1, 0x8B, 1, RDX, R15, (int32_t)(roff * 2)); /* the return block's jblock */
         op_r(e, 1, 0x85, 1, RDX, RDX);
         none = jcc(e, CC_E);
@@ -497,6 +511,7 @@ static void emit_ras_push(tctx *t, uint32_t k)
         op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
         op_m(e, 0, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, n));
         op_m(e, 0, 0x89, 1, RCX, RAX, RAS_F(n));
+        patch(e, common, e->p);
     }
     op_m(e, 1, 0x89, 1, R15, RAX, RAS_F(jit));
     mov_ri64(e, RCX, (uint64_t)(uintptr_t)t->dp);       /* (the region's page) */
