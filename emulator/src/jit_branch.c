@@ -11,8 +11,8 @@
 
 #ifdef JIT_HOST
 
-/* The block ends with r retired and eax = the next PC, on another page
- * (registers written back): the dispatcher's jump cache probe, inline, so
+/* The block ends with r retired and eax = the next PC, mostly on another
+ * page (registers written back): the dispatcher's jump cache probe, inline, so
  * that each exit has an indirect jump of its own (a call site's target
  * hardly changes; the dispatcher's one shared jump mispredicts).  A miss
  * goes on in the dispatcher after its own probe (the fetch table), counted
@@ -446,18 +446,18 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
  * stack (c->ras) as a jump cache entry: the key (generation, PC, mode) and
  * what the dispatcher would find for it (length, code, decoded page, its
  * translations), when that block has a translation: known when the region
- * is translated (jit_translate translates the return blocks that were
- * entered already right after the region and patches their code in), or
- * else looked up when the call runs (off its path).  A translated jr $ra pops the top
- * entry and jumps to its code when its key is the one the dispatcher would
- * compute for $ra (and the budget covers the block), else it goes to the
- * dispatcher.  An entry is valid exactly when a jump cache entry with the
+ * is translated (jit_translate translates the return blocks entered
+ * already right after the region and patches their code in), or else
+ * looked up when the call runs.  A translated jr $ra pops the top entry and
+ * jumps to its code when its key is the one the dispatcher would compute
+ * for $ra (and the budget covers the block), else it probes the jump cache
+ * (exit_probe).  An entry is valid exactly when a jump cache entry with the
  * same key would be: the generation changes wherever the fetch table or a
  * page's translations can (cpu_jc_drop), and a page whose regions push is
  * marked (jc_used, by translate) so that dropping its translations drops
- * the entries; any entry whose key
- * matches is right, wherever it sits in the stack.  Only rax, rcx and rdx
- * are used: cached registers stay live across the push.
+ * the entries.  Any entry whose key matches is right, wherever it sits in
+ * the stack: the stack is only a prediction.  Only rax, rcx and rdx are
+ * used: cached registers stay live across the push.
  */
 /* bal (bgezal $0): a call (relaxed PIC calls in user code) */
 static bool op_is_bal(int op, const dinsn *d) { return op == OP_bgezal && d->rs == 0; }
@@ -618,7 +618,7 @@ static void exit_return(tctx *t, uint32_t r)
 /* The block ends with j or jal to target imm (| the top bits of the PC
  * after the branch), in jit_next: a target on this page (known only at
  * run time: translations are per physical page) is a link site or a node
- * of the region like a branch's, any other goes to the dispatcher. */
+ * of the region like a branch's, any other probes the jump cache. */
 static void exit_abs(tctx *t, int op, uint32_t imm, uint32_t r)
 {
     em *e = &t->e;
