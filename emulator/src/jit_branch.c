@@ -11,70 +11,6 @@
 
 #ifdef JIT_HOST
 
-/* The block ends with r retired and eax = the next PC, mostly on another
- * page (registers written back): the dispatcher's jump cache probe, inline, so
- * that each exit has an indirect jump of its own (a call site's target
- * hardly changes; the dispatcher's one shared jump mispredicts).  A miss
- * goes on in the dispatcher after its own probe (the fetch table), counted
- * as stat (STATS=1 builds; -1: none). */
-static void exit_probe(tctx *t, uint32_t r, bool aligned, int stat)
-{
-    em *e = &t->e;
-    if (t->n != r) /* refund, as the dispatcher would */
-        rbp_op(e, A_ADD, t->n - r);
-    uint8_t *miss0 = NULL;
-    if (!aligned) {
-        op_r(e, 0, 0xF7, 1, 0, RAX);
-        d32(e, 3);                                     /* misaligned: the dispatcher's */
-        miss0 = jcc(e, CC_NE);
-    }
-    /* r10 = &c->jc[((pc >> 2) ^ (pc >> 12)) % JC_N] - OFF(jc), r11 = key, as
-     * the dispatcher's (its miss path fills the entry with them) */
-    mov_rr(e, R10, RAX);
-    sh_ri(e, 5, R10, 10);
-    alu_rr(e, A_XOR, R10, RAX);
-    alu_ri(e, A_AND, R10, (JC_N - 1) << 2);
-    sh_ri(e, 4, R10, 4);
-    op_r(e, 1, 0x01, 1, RBX, R10);
-    mov_rr(e, R11, RAX);
-    op_m(e, 0, 0x0B, 1, R11, RBX, OFF(mode));
-    op_m(e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));
-#define JC_F(f) (OFF(jc) + (int32_t)offsetof(jcache_ent, f))
-    op_m(e, 1, 0x3B, 1, R11, R10, JC_F(key));
-    uint8_t *miss = jcc(e, CC_NE);
-    op_m(e, 0, 0x8B, 1, RCX, R10, JC_F(n));
-    op_r(e, 1, 0x39, 1, RCX, RBP);                     /* cmp rbp, rcx */
-    uint8_t *miss2 = jcc(e, CC_L);
-    op_r(e, 1, 0x29, 1, RCX, RBP);
-    op_m(e, 1, 0x8B, 1, R9, R10, JC_F(dp));
-    op_m(e, 1, 0x8B, 1, R15, R10, JC_F(jit));
-    op_m(e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));
-    mov_rr(e, R14, RAX);
-    alu_ri(e, A_AND, R14, PAGE_MASK);
-    stf(e, OFF(jit_pv), R14);
-    JIT_STAT(e, X_JC_HIT);
-    op_m(e, 0, 0xFF, 1, 4, R10, JC_F(code));           /* jmp [code] */
-#undef JC_F
-    patch(e, miss, e->p);
-    patch(e, miss2, e->p);
-#ifdef TEMU_STATS
-    if (stat >= 0)
-        jit_stat_inc(e, stat);
-#else
-    (void)stat;
-#endif
-    stf(e, OFF(pc), RAX); /* (the dispatcher's first store) */
-    patch(e, jmp32(e), t->jc_miss);
-    if (miss0) {
-        patch(e, miss0, e->p);
-#ifdef TEMU_STATS
-        if (stat >= 0)
-            jit_stat_inc(e, stat);
-#endif
-        jit_end_block(t, t->n); /* (refunded above) */
-    }
-}
-
 /* The block ends with r retired at the in-page target toff (relative to
  * the page's VA), outside the region: a link site.  It starts as a jmp to
  * the unlinked path, which asks jit_h_link to turn it into a charge and a
@@ -84,13 +20,9 @@ static void exit_static(tctx *t, uint32_t toff, uint32_t r)
 {
     em *e = &t->e;
     if (toff >= PAGE_SIZE || (toff & 3)) {
+        JIT_STAT(e, X_OFFPAGE);
         lea_pc(e, RAX, toff);
-        if (toff & 3) { /* (a PC-relative target is aligned: not reached) */
-            JIT_STAT(e, X_OFFPAGE);
-            jit_end_block(t, r);
-        } else {
-            exit_probe(t, r, true, ST_X_OFFPAGE);
-        }
+        jit_end_block(t, r);
         return;
     }
     uint8_t *site = e->p;
@@ -450,8 +382,8 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
  * already right after the region and patches their code in), or else
  * looked up when the call runs.  A translated jr $ra pops the top entry and
  * jumps to its code when its key is the one the dispatcher would compute
- * for $ra (and the budget covers the block), else it probes the jump cache
- * (exit_probe).  An entry is valid exactly when a jump cache entry with the
+ * for $ra (and the budget covers the block), else it goes to the
+ * dispatcher.  An entry is valid exactly when a jump cache entry with the
  * same key would be: the generation changes wherever the fetch table or a
  * page's translations can (cpu_jc_drop), and a page whose regions push is
  * marked (jc_used, by translate) so that dropping its translations drops
@@ -571,8 +503,7 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
 }
 
 /* The block ends with jr $ra (r retired, registers written back): the
- * return stack's top entry when it matches, else the jump cache (inline)
- * and the dispatcher. */
+ * return stack's top entry when it matches, else the dispatcher. */
 static void exit_return(tctx *t, uint32_t r)
 {
     em *e = &t->e;
@@ -605,20 +536,18 @@ static void exit_return(tctx *t, uint32_t r)
     stf(e, OFF(jit_pv), R14);
     JIT_STAT(e, X_RAS_HIT);
     op_m(e, 0, 0xFF, 1, 4, RDX, RAS_F(code));          /* jmp [code] */
+#undef RAS_F
+    patch(e, miss, e->p);
     patch(e, miss2, e->p);
     patch(e, miss3, e->p);
     JIT_STAT(e, X_JR_RA);
     jit_end_block(t, t->n); /* (refunded above) */
-    /* another return address: the jump cache, inline */
-    patch(e, miss, e->p);
-    exit_probe(t, t->n, true, ST_X_JR_RA);
-#undef RAS_F
 }
 
 /* The block ends with j or jal to target imm (| the top bits of the PC
  * after the branch), in jit_next: a target on this page (known only at
  * run time: translations are per physical page) is a link site or a node
- * of the region like a branch's, any other probes the jump cache. */
+ * of the region like a branch's, any other goes to the dispatcher. */
 static void exit_abs(tctx *t, int op, uint32_t imm, uint32_t r)
 {
     em *e = &t->e;
@@ -647,7 +576,11 @@ static void exit_abs(tctx *t, int op, uint32_t imm, uint32_t r)
     t->dirty = dirty;
     t->zf_p = t->rax_p = NULL;
     writeback(t, t->dirty);
-    exit_probe(t, r, true, op == OP_j ? ST_X_J : ST_X_JAL);
+    if (op == OP_j)
+        JIT_STAT(e, X_J);
+    else
+        JIT_STAT(e, X_JAL);
+    jit_end_block(t, r); /* eax = target */
 }
 
 /* Any other branch and its slot (word k + 1): the next PC goes through
@@ -713,9 +646,10 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
             writeback(t, t->dirty);
             if (op == OP_jr && d->rs == 31) {
                 exit_return(t, k + 2);
-            } else { /* jalr, jr: calls, tail calls, switch tables */
+            } else {
+                JIT_STAT(e, X_JR);
                 ldf(e, RAX, OFF(jit_next));
-                exit_probe(t, k + 2, false, ST_X_JR);
+                jit_end_block(t, k + 2);
             }
         }
     } else if (op_likely(op) || op == OP_b) {

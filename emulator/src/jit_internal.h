@@ -51,9 +51,6 @@
 #define JIT_EXIT 64
 #define JIT_DISPATCH 128
 #define JIT_FIRST 1024
-/* the dispatcher after its jump cache probe missed (eax = PC, budget
- * refunded, c->pc stored, r10 = the entry - OFF(jc), r11 = its key) */
-#define JIT_JC_MISS (JIT_DISPATCH + 384)
 #define JIT_MAX_BLOCKS (1u << 17)
 
 struct jit_state {
@@ -140,7 +137,6 @@ typedef struct tctx {
     unsigned ns;
     uint8_t *exit;     /* common epilogue (eax = result) */
     uint8_t *dispatch; /* block end (eax = next PC, edx = refund) */
-    uint8_t *jc_miss;  /* the dispatcher after its jump cache probe missed */
     uint8_t *base;     /* the code area (sites are named by offset) */
     node nd[MAX_NODES];
     unsigned nn;

@@ -444,14 +444,8 @@ int jit_init(machine *m)
     stf(&e, OFF(jit_pv), R14);
     STAT_INC(&e, D_JC_HIT);
     op_m(&e, 0, 0xFF, 1, 4, R10, OFF(jc) + (int32_t)offsetof(jcache_ent, code)); /* jmp [] */
-    /* jump cache miss (at a fixed place: host code that probed the jump
-     * cache itself goes on here): the CPU's fetch table (filled by
-     * fetch_slow, with its checks) gives the decoded page, whose
-     * translations become current */
-    if (e.p > j->code + JIT_JC_MISS)
-        e.full = true;
-    while (e.p < j->code + JIT_JC_MISS && !e.full)
-        b1(&e, 0xCC);
+    /* jump cache miss: the CPU's fetch table (filled by fetch_slow, with its
+     * checks) gives the decoded page, whose translations become current */
     patch(&e, oj, e.p);
     ldf(&e, RCX, OFF(mode));
     sh_ri(&e, 4, RCX, 12);            /* mode * ITLB_N * 16 */

@@ -734,7 +734,6 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     t->bad = false;
     t->exit = j->code + JIT_EXIT;
     t->dispatch = j->code + JIT_DISPATCH;
-    t->jc_miss = j->code + JIT_JC_MISS;
     uint8_t *start = e->p;
 
     /* external entry (the block is charged): load the cached registers */
