@@ -155,10 +155,10 @@ typedef struct jcache_ent {
 } jcache_ent;
 #define JC_BITS 9
 #define JC_N (1u << JC_BITS)
-/* Return stack of the translating tier (jit_branch.c): a translated jal or
- * jalr pushes its return block as a jump cache entry (same key, same
- * validity), a translated jr $ra pops one and jumps to it when the key
- * matches.  Only a prediction: a wrong or stale entry never matches. */
+/* Return stack of the translating tier (jit_branch.c): a translated jal,
+ * bal or jalr $ra pushes its return block as a jump cache entry (same key,
+ * same validity), a translated jr $ra pops one and jumps to it when the
+ * key matches.  Only a prediction: a wrong or stale entry never matches. */
 #define RAS_BITS 4
 #define RAS_N (1u << RAS_BITS)
 
