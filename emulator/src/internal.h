@@ -164,6 +164,12 @@ typedef struct jcache_ent {
 } jcache_ent;
 #define JC_BITS 9
 #define JC_N (1u << JC_BITS)
+/* Return stack of the translating tier (jit_branch.c): a translated jal,
+ * bal or jalr $ra pushes its return block as a jump cache entry (same key,
+ * same validity), a translated jr $ra pops one and jumps to it when the
+ * key matches.  Only a prediction: a wrong or stale entry never matches. */
+#define RAS_BITS 4
+#define RAS_N (1u << RAS_BITS)
 
 /* ---------------------------------------------------------------- CPU */
 
@@ -266,6 +272,8 @@ typedef struct cpu {
      * resumes there enters mid-block, which makes no block entry (cpu.c) */
     uint32_t resume_pc;
     uint64_t jc_gen;     /* jump cache generation << 32 (never 0 once reset) */
+    uint32_t ras_top;    /* the return stack's top entry (index, mod RAS_N) */
+    jcache_ent ras[RAS_N] __attribute__((aligned(64)));
     jcache_ent jc[JC_N] __attribute__((aligned(64)));
     struct machine *m;   /* (last: the hot registers stay at offset 0) */
 #ifdef TEMU_STATS
@@ -584,6 +592,8 @@ static inline void cpu_jc_drop(cpu_t *c)
     if (!(c->jc_gen >> 32)) {
         for (unsigned i = 0; i < JC_N; i++)
             c->jc[i].key = 0;
+        for (unsigned i = 0; i < RAS_N; i++)
+            c->ras[i].key = 0;
         c->jc_gen = 1ull << 32;
     }
 }

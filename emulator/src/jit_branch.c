@@ -372,6 +372,91 @@ static void emit_branch_select(tctx *t, int op, const dinsn *d, uint32_t k)
     t->zf_p = t->rax_p = NULL;
 }
 
+/*
+ * Calls and returns.  A translated jal, bal or jalr $ra pushes its return
+ * block, the one after its delay slot on the same page, on the CPU's return
+ * stack (c->ras) as a jump cache entry: the key (generation, PC, mode) and
+ * what the dispatcher would find for it (length, code, decoded page, its
+ * translations), when that block has a translation: known when the region
+ * is translated (jit_translate translates the return blocks entered
+ * already right after the region and patches their code in), or else
+ * looked up when the call runs.  A translated jr $ra pops the top entry and
+ * jumps to its code when its key is the one the dispatcher would compute
+ * for $ra (and the budget covers the block), else it goes to the
+ * dispatcher.  An entry is valid exactly when a jump cache entry with the
+ * same key would be: the generation changes wherever the fetch table or a
+ * page's translations can (cpu_jc_drop), and a page whose regions push is
+ * marked (jc_used, by translate) so that dropping its translations drops
+ * the entries.  Any entry whose key matches is right, wherever it sits in
+ * the stack: the stack is only a prediction.  Only rax, rcx and rdx are
+ * used: cached registers stay live across the push.
+ */
+/* bal (bgezal $0): a call (relaxed PIC calls in user code) */
+static bool op_is_bal(int op, const dinsn *d) { return op == OP_bgezal && d->rs == 0; }
+
+static void emit_ras_push(tctx *t, uint32_t k)
+{
+    em *e = &t->e;
+    uint32_t roff = PCOFF(k) + 8;
+    if (roff >= PAGE_SIZE)
+        return;
+    /* the return block's translation, when it has one already: it stays
+     * while this region's code is reachable (both go with the page) */
+    const jblock *rb = t->pjit[roff >> 2];
+    const void *rcode = rb ? rb->code : NULL;
+    t->zf_p = t->rax_p = NULL;
+    t->pushes = true; /* (translate marks the page: dp->jc_used) */
+    ldf(e, RAX, OFF(ras_top));
+    alu_ri(e, A_ADD, RAX, 1);
+    alu_ri(e, A_AND, RAX, RAS_N - 1);
+    stf(e, OFF(ras_top), RAX);
+    _Static_assert(sizeof(jcache_ent) == 64, "return stack entry: 64 bytes");
+    sh_ri(e, 4, RAX, 6);
+    op_r(e, 1, 0x01, 1, RBX, RAX);                     /* rax = c + top * 64 */
+#define RAS_F(f) (OFF(ras) + (int32_t)offsetof(jcache_ent, f))
+    uint8_t *none = NULL, *none2 = NULL, *common = NULL;
+    /* the code as an immediate: known now, or 0 until jit_translate
+     * translates the return block after this region and patches it in */
+    mov_ri64(e, RCX, (uint64_t)(uintptr_t)rcode);
+    uint8_t *imm64 = e->p - 8;
+    uint8_t *dyn = NULL;
+    if (!rcode) {
+        op_r(e, 1, 0x85, 1, RCX, RCX);
+        dyn = jcc(e, CC_E);
+    }
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
+    op_m(e, 0, 0xC7, 1, 0, RAX, RAS_F(n));
+    d32(e, rcode ? rb->n : 0);
+    uint8_t *imm32 = e->p - 4;
+    JIT_STAT(e, X_RAS_PUSH_K);
+    if (!rcode) {
+        if (rb && t->nrp < MAX_RP && !e->full)
+            t->rp[t->nrp++] = (struct ras_patch){imm64, imm32, roff >> 2};
+        common = jmp32(e);
+        patch(e, dyn, e->p); /* looked up at run time */
+        op_m(e, 1, 0x8B, 1, RDX, R15, (int32_t)(roff * 2)); /* the return block's jblock */
+        op_r(e, 1, 0x85, 1, RDX, RDX);
+        none = jcc(e, CC_E);
+        op_m(e, 1, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, code));
+        op_r(e, 1, 0x85, 1, RCX, RCX);
+        none2 = jcc(e, CC_E);
+        op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(code));
+        op_m(e, 0, 0x8B, 1, RCX, RDX, (int32_t)offsetof(jblock, n));
+        op_m(e, 0, 0x89, 1, RCX, RAX, RAS_F(n));
+        patch(e, common, e->p);
+    }
+    op_m(e, 1, 0x89, 1, R15, RAX, RAS_F(jit));
+    mov_ri64(e, RCX, (uint64_t)(uintptr_t)t->dp);       /* (the region's page) */
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(dp));
+    lea_pc(e, RCX, roff);
+    op_m(e, 0, 0x0B, 1, RCX, RBX, OFF(mode));          /* or ecx, [mode] */
+    op_m(e, 1, 0x0B, 1, RCX, RBX, OFF(jc_gen));        /* or rcx, [jc_gen] */
+    op_m(e, 1, 0x89, 1, RCX, RAX, RAS_F(key));
+    JIT_STAT(e, X_RAS_PUSH);
+    patch(e, none, e->p);
+    patch(e, none2, e->p);
+}
+
 /* A PC-relative branch whose slot is pure and does not write the branch's
  * sources: slot first, then the test, straight into the two successors. */
 static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const dinsn *ds,
@@ -400,6 +485,8 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
         jit_edge(t, toff, k + 2);
     } else {
         jit_emit_insn(t, dop, ds, k + 1, true, &ends);
+        if (op_is_bal(op, d))
+            emit_ras_push(t, k);
         emit_branch_select(t, op, d, k);
         int cc = emit_cmp(t, op, d);
         int ni = node_at(t, toff);
@@ -413,6 +500,87 @@ static bool emit_branch_fast(tctx *t, int op, const dinsn *d, int dop, const din
         jit_edge(t, foff, k + 2);
     }
     return true;
+}
+
+/* The block ends with jr $ra (r retired, registers written back): the
+ * return stack's top entry when it matches, else the dispatcher. */
+static void exit_return(tctx *t, uint32_t r)
+{
+    em *e = &t->e;
+    ldf(e, RAX, OFF(jit_next));
+    if (t->n != r) /* refund, as the dispatcher would */
+        rbp_op(e, A_ADD, t->n - r);
+    ldf(e, RDX, OFF(ras_top));
+    op_m(e, 0, 0x8D, 1, RCX, RDX, -1);                 /* pop, hit or not */
+    alu_ri(e, A_AND, RCX, RAS_N - 1);
+    stf(e, OFF(ras_top), RCX);
+    sh_ri(e, 4, RDX, 6);
+    op_r(e, 1, 0x01, 1, RBX, RDX);                     /* rdx = c + top * 64 */
+    mov_rr(e, R11, RAX);
+    op_m(e, 0, 0x0B, 1, R11, RBX, OFF(mode));          /* key, as the dispatcher's */
+    op_m(e, 1, 0x0B, 1, R11, RBX, OFF(jc_gen));
+    op_r(e, 0, 0xF7, 1, 0, RAX);
+    d32(e, 3);                                         /* misaligned: the dispatcher's */
+    uint8_t *miss2 = jcc(e, CC_NE);
+    op_m(e, 1, 0x3B, 1, R11, RDX, RAS_F(key));
+    uint8_t *miss = jcc(e, CC_NE);
+    op_m(e, 0, 0x8B, 1, RCX, RDX, RAS_F(n));
+    op_r(e, 1, 0x39, 1, RCX, RBP);                     /* cmp rbp, rcx */
+    uint8_t *miss3 = jcc(e, CC_L);
+    op_r(e, 1, 0x29, 1, RCX, RBP);                     /* charge the block */
+    op_m(e, 1, 0x8B, 1, R9, RDX, RAS_F(dp));
+    op_m(e, 1, 0x8B, 1, R15, RDX, RAS_F(jit));
+    op_m(e, 1, 0x89, 1, R9, RBX, OFF(cur_dp));
+    mov_rr(e, R14, RAX);
+    alu_ri(e, A_AND, R14, PAGE_MASK);
+    stf(e, OFF(jit_pv), R14);
+    JIT_STAT(e, X_RAS_HIT);
+    op_m(e, 0, 0xFF, 1, 4, RDX, RAS_F(code));          /* jmp [code] */
+#undef RAS_F
+    patch(e, miss, e->p);
+    patch(e, miss2, e->p);
+    patch(e, miss3, e->p);
+    JIT_STAT(e, X_JR_RA);
+    jit_end_block(t, t->n); /* (refunded above) */
+}
+
+/* The block ends with j or jal to target imm (| the top bits of the PC
+ * after the branch), in jit_next: a target on this page (known only at
+ * run time: translations are per physical page) is a link site or a node
+ * of the region like a branch's, any other goes to the dispatcher. */
+static void exit_abs(tctx *t, int op, uint32_t imm, uint32_t r)
+{
+    em *e = &t->e;
+    t->zf_p = t->rax_p = NULL;
+    ldf(e, RAX, OFF(jit_next));
+    mov_rr(e, RCX, RAX);
+    alu_rr(e, A_XOR, RCX, R14);
+    op_r(e, 0, 0xF7, 1, 0, RCX);
+    d32(e, PAGE_MASK);                                 /* test ecx, PAGE_MASK */
+    uint8_t *other = jcc(e, CC_NE);
+    uint32_t dirty = t->dirty;
+    if (op == OP_j)
+        JIT_STAT(e, X_J_SAME);
+    else
+        JIT_STAT(e, X_JAL_SAME);
+    int ni = node_at(t, imm & 0xFFF);
+    if (ni == 0 && !t->nd[0].has_pred) {
+        /* the region's entry has no internal entry (no branch of the
+         * region goes to it): a link site instead */
+        writeback(t, t->dirty);
+        exit_static(t, imm & 0xFFF, r);
+    } else {
+        jit_edge(t, imm & 0xFFF, r);
+    }
+    patch(e, other, e->p);
+    t->dirty = dirty;
+    t->zf_p = t->rax_p = NULL;
+    writeback(t, t->dirty);
+    if (op == OP_j)
+        JIT_STAT(e, X_J);
+    else
+        JIT_STAT(e, X_JAL);
+    jit_end_block(t, r); /* eax = target */
 }
 
 /* Any other branch and its slot (word k + 1): the next PC goes through
@@ -467,27 +635,23 @@ static bool emit_branch_slow(tctx *t, int op, const dinsn *d, int dop, const din
         return false;
     if (ends)
         return true;
+    if (op_is_bal(op, d))
+        emit_ras_push(t, k);
     if (!op_has(op, F_PCREL)) {
-        writeback(t, t->dirty);
-#ifdef TEMU_STATS
+        if (op == OP_jal || (op == OP_jalr && d->rd == 31))
+            emit_ras_push(t, k);
         if (op == OP_j || op == OP_jal) {
-            /* same page: (next ^ r14d) & PAGE_MASK == 0 */
-            jit_stat_inc(e, op == OP_j ? ST_X_J : ST_X_JAL);
-            ldf(e, RAX, OFF(jit_next));
-            alu_rr(e, A_XOR, RAX, R14);
-            alu_ri(e, A_AND, RAX, PAGE_MASK);
-            uint8_t *ne = jcc(e, CC_NE);
-            jit_stat_inc(e, op == OP_j ? ST_X_J_SAME : ST_X_JAL_SAME);
-            patch(e, ne, e->p);
+            exit_abs(t, op, d->imm, k + 2);
         } else {
-            if (op == OP_jr && d->rs == 31)
-                JIT_STAT(e, X_JR_RA);
-            else
+            writeback(t, t->dirty);
+            if (op == OP_jr && d->rs == 31) {
+                exit_return(t, k + 2);
+            } else {
                 JIT_STAT(e, X_JR);
+                ldf(e, RAX, OFF(jit_next));
+                jit_end_block(t, k + 2);
+            }
         }
-#endif
-        ldf(e, RAX, OFF(jit_next));
-        jit_end_block(t, k + 2);
     } else if (op_likely(op) || op == OP_b) {
         jit_edge(t, toff, k + 2);
     } else {

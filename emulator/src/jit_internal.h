@@ -124,6 +124,7 @@ typedef struct node {
 } node;
 
 #define MAX_STUBS (3 * DPAGE_N + 2 * MAX_NODES)
+#define MAX_RP 32
 #define MAX_FIX (4 * MAX_NODES)
 
 typedef struct tctx {
@@ -161,6 +162,12 @@ typedef struct tctx {
     int8_t dop[DPAGE_N];
     dinsn dd[DPAGE_N];
     const uint32_t *blen; /* the page's block lengths (BLEN_UNKNOWN: not known) */
+    dpage *dp;            /* the page */
+    jblock *const *pjit;  /* its translations (dp->jit) */
+    bool pushes;          /* the region pushes return stack entries */
+    /* pushes whose return block had no code yet (jit_translate) */
+    struct ras_patch { uint8_t *imm64, *imm32; uint32_t idx; } rp[MAX_RP];
+    unsigned nrp;
 } tctx;
 
 _Static_assert(OP_COUNT < 128, "tctx.dop holds operation numbers in int8_t");

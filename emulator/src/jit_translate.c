@@ -650,11 +650,48 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* After the region at idx: translate the return blocks of its calls that
+ * the interpreter has entered already (they are about to be hot: every
+ * return enters them) and patch their code into the region's return stack
+ * pushes, which then need no lookup when they run.  Only while the code
+ * area has room: a flush now would drop the region (its caller runs it). */
+static void translate_returns(cpu_t *c, dpage *dp, uint32_t idx)
+{
+    static bool busy; /* (no returns of returns) */
+    struct jit_state *j = c->m->jit;
+    struct ras_patch rp[MAX_RP];
+    unsigned n = tc.nrp;
+    if (busy || !n || c->mk_ip) /* (a failed translation restores a handler) */
+        return;
+    memcpy(rp, tc.rp, n * sizeof rp[0]);
+    busy = true;
+    uint32_t pc0 = c->jit_pc0;
+    for (unsigned i = 0; i < n; i++) {
+        jblock *rb = dp->jit ? dp->jit[rp[i].idx] : NULL;
+        if (!rb)
+            continue;
+        if (!rb->code && rp[i].idx != idx && j->used + (512u << 10) <= JIT_CODE_SIZE) {
+            c->jit_pc0 = (pc0 & PAGE_MASK) + 4 * rp[i].idx; /* (names the region) */
+            translate(c, dp, rp[i].idx);
+            rb = dp->jit[rp[i].idx];
+        }
+        if (rb && rb->code) {
+            uint64_t code = (uint64_t)(uintptr_t)rb->code;
+            memcpy(rp[i].imm64, &code, 8);
+            memcpy(rp[i].imm32, &rb->n, 4);
+        }
+    }
+    c->jit_pc0 = pc0;
+    busy = false;
+}
+
 /* Translate (and account the host time it takes, for -v and make bench). */
 const void *jit_translate(cpu_t *c, dpage *dp, uint32_t idx)
 {
     uint64_t t0 = now_ns();
     const void *code = translate(c, dp, idx);
+    if (code)
+        translate_returns(c, dp, idx);
     if (c->m->jit)
         c->m->jit->ns += now_ns() - t0;
     return code;
@@ -674,6 +711,10 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     }
     t->words = (const u32a *)dp->host;
     t->blen = dp->blen;
+    t->dp = dp;
+    t->pjit = dp->jit;
+    t->pushes = false;
+    t->nrp = 0;
     if (++t->gen == 0) { /* the stamps wrapped: forget them all */
         memset(t->stamp, 0, sizeof t->stamp);
         t->gen = 1;
@@ -743,6 +784,8 @@ static const void *translate(cpu_t *c, dpage *dp, uint32_t idx)
     j->translated++;
     j->bytes += (uint64_t)(e->p - start);
     jb->code = start;
+    if (t->pushes) /* return stack entries will name this page's blocks */
+        dp->jc_used = 1;
     return start;
 }
 #endif /* JIT_HOST */

@@ -117,6 +117,13 @@ static inline void mov_ri(em *e, int reg, uint32_t v)
     b1(e, 0xB8u + (unsigned)(reg & 7));
     d32(e, v);
 }
+static inline void mov_ri64(em *e, int reg, uint64_t v) /* movabs reg, v */
+{
+    rexb(e, 1, 0, 0, reg);
+    b1(e, 0xB8u + (unsigned)(reg & 7));
+    d32(e, (uint32_t)v);
+    d32(e, (uint32_t)(v >> 32));
+}
 static inline void mov_rr(em *e, int dst, int src) { op_r(e, 0, 0x89, 1, src, dst); }
 /* ALU group 1: ext 0 add, 1 or, 2 adc, 3 sbb, 4 and, 5 sub, 6 xor, 7 cmp */
 enum { A_ADD, A_OR, A_ADC, A_SBB, A_AND, A_SUB, A_XOR, A_CMP };

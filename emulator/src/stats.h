@@ -83,11 +83,14 @@
     X(D_F_ITLB, "dispatcher: no chain, fetch-table miss")                     \
     X(D_F_ALIGN, "dispatcher: no chain, misaligned PC")                       \
     X(D_REGION_BUDGET, "region: internal entry out of budget")                \
-    X(X_JAL, "exit to the dispatcher: jal")                                   \
-    X(X_JAL_SAME, "exit to the dispatcher: jal, target on the same page")     \
-    X(X_J, "exit to the dispatcher: j")                                       \
-    X(X_J_SAME, "exit to the dispatcher: j, target on the same page")         \
-    X(X_JR_RA, "exit to the dispatcher: jr $ra")                              \
+    X(X_JAL, "exit to the dispatcher: jal to another page")                   \
+    X(X_JAL_SAME, "jal, target on the same page (link site)")                 \
+    X(X_J, "exit to the dispatcher: j to another page")                       \
+    X(X_J_SAME, "j, target on the same page (link site)")                     \
+    X(X_JR_RA, "exit to the dispatcher: jr $ra (return stack missed)")        \
+    X(X_RAS_HIT, "jr $ra: return stack hit (chained)")                        \
+    X(X_RAS_PUSH, "jal, bal, jalr: return stack pushes")                      \
+    X(X_RAS_PUSH_K, "... of those, return block known when translated")       \
     X(X_JR, "exit to the dispatcher: other jr, jalr")                         \
     X(X_PAGEEND, "exit to the dispatcher: fall through the page end")         \
     X(X_OFFPAGE, "exit to the dispatcher: branch or slot-end off the page")   \

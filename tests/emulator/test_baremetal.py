@@ -86,6 +86,7 @@ PROGRAMS = {
     "t_cp2": {},
     "t_mmu": {},
     "t_smc": {},
+    "t_calls": {},
     "t_block": {},
     "t_irq_ds": {},
     "t_diei": {},
