@@ -13,6 +13,7 @@
  * cma=) the program prints "cma: no area" and exits 0.
  */
 #include "libc.h"
+#include "procfs.h"
 
 #define CHECK_PROG "cma"
 #include "checks.h"
@@ -25,25 +26,7 @@ static char buf[4096];
 /* The kB figure of a /proc/meminfo line ("CmaFree:    4096 kB"), or -1. */
 static long meminfo(const char *key)
 {
-	int fd = open("/proc/meminfo", O_RDONLY, 0);
-	int n, len = 0;
-	char *p;
-
-	if (fd < 0)
-		return -1;
-	while (len < (int)sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ':') {
-			p += strlen(key) + 1;
-			while (*p == ' ')
-				p++;
-			return atol(p);
-		}
-	}
-	return -1;
+	return proc_value("/proc/meminfo", key);
 }
 
 /* The number in a debugfs file of the area, or -errno. */

@@ -20,6 +20,7 @@
  * number of failed checks.
  */
 #include "libc.h"
+#include "procfs.h"
 #include "settings.h"
 
 
@@ -42,45 +43,6 @@ static void check(const char *area, const char *what, int ok, const char *fmt,
 	printf(fmt, a, b);
 	printf(": %s\n", ok ? "ok" : "FAIL");
 	failures += !ok;
-}
-
-/* The whole of a small /proc file into buf (NUL-terminated), or -1. */
-static int slurp(const char *path)
-{
-	int fd = open(path, O_RDONLY, 0);
-	int n, len = 0;
-
-	if (fd < 0)
-		return -1;
-	while (len < (int)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	return len;
-}
-
-/*
- * The number after "key" at the start of a line of path: "Key: N kB"
- * (/proc/meminfo, /proc/self/status) or "key N" (/proc/vmstat); -1 if
- * there is no such line.
- */
-static long proc_value(const char *path, const char *key)
-{
-	size_t len = strlen(key);
-	char *p;
-
-	if (slurp(path) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (strncmp(p, key, len) || (p[len] != ':' && p[len] != ' '))
-			continue;
-		p += len + 1;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		return (long)parse_uint(p);
-	}
-	return -1;
 }
 
 /* Run a BusyBox applet, wait for it: its exit status, or -1. */
@@ -109,7 +71,7 @@ static int in_proc_swaps(const char *path)
 	size_t len = strlen(path);
 	char *p;
 
-	if (slurp("/proc/swaps") < 0)
+	if (slurp("/proc/swaps", buf, sizeof(buf)) < 0)
 		return 0;
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
 		if (!strncmp(p, path, len) && (p[len] == ' ' || p[len] == '\t'))

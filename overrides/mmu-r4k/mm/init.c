@@ -79,7 +79,7 @@ void __init paging_init(void)
 	}
 	memblock_set_current_limit(memblock_end_of_DRAM());
 
-	lowmem_zones_init();
+	zones_init(memblock_end_of_DRAM());
 }
 
 /* Kernel addresses never use a process pgd: it is all empty at first. */

@@ -21,6 +21,7 @@
  * of the kernel half all point to the same tables.
  */
 
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/libfdt.h>
 #include <linux/of_fdt.h>
@@ -39,16 +40,33 @@
 
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __aligned(PAGE_SIZE << PGD_ORDER);
 
-/* The second-level table of the fixmap region, in use from early boot. */
-static pte_t fixmap_pte[PTRS_PER_PTE] __page_aligned_bss;
+/*
+ * The second-level tables of the fixmap regions, in use from early boot.
+ * One array, lowest address first: kmap_local_page() finds the PTE of
+ * slot idx at a fixed negative offset from the first slot's.
+ */
+#define FIXMAP_TABLES	(pgd_index(FIXADDR_TOP - 1) - pgd_index(FIXMAP_BASE) + 1)
+static pte_t fixmap_pte[FIXMAP_TABLES][PTRS_PER_PTE] __page_aligned_bss;
 
-/* Highest address the linear map may reach: vmalloc needs the rest. */
-#define LOWMEM_LIMIT	(FIXADDR_TOP - VMALLOC_MIN_SIZE - 2 * VMALLOC_OFFSET)
+/*
+ * Highest address the linear map may reach: vmalloc needs the rest, less
+ * what the kmap regions take below the fixmap's last region.
+ */
+#define KMAP_REGIONS	((FIXADDR_TOP & PGDIR_MASK) - VMALLOC_AREA_END)
+#define LOWMEM_LIMIT	(FIXADDR_TOP - KMAP_REGIONS - VMALLOC_MIN_SIZE - 2 * VMALLOC_OFFSET)
+
+static pgd_t __init table_pgd(pte_t *table)
+{
+	return __pgd(_PMD_TABLE | virt_to_pfn(table) << PTD1_PTPN_SHIFT);
+}
 
 void __init early_fixmap_init(void)
 {
-	WRITE_ONCE(swapper_pg_dir[pgd_index(FIXADDR_START)],
-		   __pgd(_PMD_TABLE | virt_to_pfn(fixmap_pte) << PTD1_PTPN_SHIFT));
+	unsigned int i;
+
+	BUILD_BUG_ON(FIXADDR_START < FIXMAP_BASE);
+	for (i = 0; i < FIXMAP_TABLES; i++)
+		WRITE_ONCE(swapper_pg_dir[pgd_index(FIXMAP_BASE) + i], table_pgd(fixmap_pte[i]));
 }
 
 /* The 2 MiB regions holding the kernel image. */
@@ -166,21 +184,35 @@ static void __init relocate_dtb(phys_addr_t lowmem_end)
 		&pa);
 }
 
+#ifdef CONFIG_HIGHMEM
+/* The second-level table of kmap()'s region, shared by every pgd. */
+static void __init pkmap_init(void)
+{
+	pte_t *table = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	if (!table)
+		panic("No memory for the kmap page table");
+	WRITE_ONCE(swapper_pg_dir[pgd_index(PKMAP_BASE)], table_pgd(table));
+	pkmap_page_table = table;
+}
+#else
+static inline void pkmap_init(void) { }
+#endif
+
 /*
- * Decide what is lowmem, set up the memblock limits and map it.
- * Memory the linear map cannot reach is dropped: TSAR's 40-bit physical
- * space would need highmem (kmap through the fixmap), which this port
- * does not implement; the whole of RAM is usable only up to the lowmem
- * limit (LOWMEM_LIMIT - PAGE_OFFSET bytes).
+ * Decide what is lowmem, set up the memblock limits and map it. RAM the
+ * linear map cannot reach (beyond LOWMEM_LIMIT - PAGE_OFFSET bytes, or in
+ * TSAR's 40-bit space above 4 GiB) is highmem; without CONFIG_HIGHMEM it
+ * is dropped.
  */
 void __init paging_init(void)
 {
-	phys_addr_t lowmem_end = __pa(LOWMEM_LIMIT);
+	phys_addr_t lowmem_end = __pa(LOWMEM_LIMIT & PGDIR_MASK);
 	phys_addr_t start, end;
 	unsigned int i;
 	u64 idx;
 
-	if (memblock_end_of_DRAM() > lowmem_end) {
+	if (!IS_ENABLED(CONFIG_HIGHMEM) && memblock_end_of_DRAM() > lowmem_end) {
 		phys_addr_t end_of_ram = memblock_end_of_DRAM();
 
 		pr_warn("Ignoring RAM from %pa to %pa: the kernel maps only lowmem (%lu MiB below %#lx) and has no highmem support\n",
@@ -189,10 +221,21 @@ void __init paging_init(void)
 			(unsigned long)LOWMEM_LIMIT);
 		memblock_remove(lowmem_end, ULLONG_MAX);
 	}
-	memblock_set_current_limit(memblock_end_of_DRAM());
+#ifdef CONFIG_SPARSEMEM
+	if (memblock_end_of_DRAM() > BIT_ULL(MAX_PHYSMEM_BITS)) {
+		phys_addr_t limit = BIT_ULL(MAX_PHYSMEM_BITS);
+
+		pr_warn("Ignoring RAM above %pa: a 32-bit kernel's page frame numbers have %d bits\n",
+			&limit, MAX_PHYSMEM_BITS - PAGE_SHIFT);
+		memblock_remove(limit, ULLONG_MAX);
+	}
+#endif
+	/* Early allocations need a linear-map address. */
+	memblock_set_current_limit(min(lowmem_end, memblock_end_of_DRAM()));
 
 	for_each_mem_range(idx, &start, &end)
-		map_lowmem(start, end);
+		if (start < lowmem_end)
+			map_lowmem(start, min(end, lowmem_end));
 	map_kernel_image();
 
 	relocate_dtb(lowmem_end);
@@ -205,7 +248,8 @@ void __init paging_init(void)
 		if (pmd_leaf(__pmd(pgd_val(swapper_pg_dir[i]))))
 			swapper_pg_dir[i] = __pgd(0);
 
-	lowmem_zones_init();
+	pkmap_init();
+	zones_init(lowmem_end);
 }
 
 pgd_t *pgd_alloc(struct mm_struct *mm)

@@ -13,6 +13,8 @@
 
 #ifndef __ASSEMBLY__
 
+#include <linux/threads.h>
+#include <asm/kmap_size.h>
 #include <asm/pgtable.h>
 
 enum fixed_addresses {
@@ -21,6 +23,11 @@ enum fixed_addresses {
 	FIX_EARLYCON_MEM_BASE,
 	/* A writable alias of a page of read-only text (kernel/patch.c). */
 	FIX_TEXT_POKE,
+#ifdef CONFIG_HIGHMEM
+	/* kmap_local_page(): KM_MAX_IDX slots for each CPU. */
+	FIX_KMAP_BEGIN,
+	FIX_KMAP_END = FIX_KMAP_BEGIN + KM_MAX_IDX * NR_CPUS - 1,
+#endif
 	__end_of_fixed_addresses
 };
 

@@ -18,7 +18,7 @@ void paging_init(void);
 
 /* The family's shared code (kernel/, mm/) that boards and MMU layers call. */
 void setup_memory(char **cmdline_p);
-void lowmem_zones_init(void);
+void zones_init(phys_addr_t lowmem_end);
 void count_clocksource_init(u32 rate);
 
 /* The board's /proc/cpuinfo record for one CPU (kernel/cpuinfo.c). */

@@ -63,10 +63,12 @@ typedef struct page *pgtable_t;
 
 #define ARCH_PFN_OFFSET		(PHYS_OFFSET >> PAGE_SHIFT)
 
+#ifdef CONFIG_FLATMEM
 /* Flat memory map: mem_map covers max_mapnr pages from ARCH_PFN_OFFSET. */
 extern unsigned long max_mapnr;
 #define pfn_valid(pfn)		((pfn) >= ARCH_PFN_OFFSET && \
 				 ((pfn) - ARCH_PFN_OFFSET) < max_mapnr)
+#endif
 
 #define virt_to_pfn(kaddr)	(__pa(kaddr) >> PAGE_SHIFT)
 #define pfn_to_virt(pfn)	__va((pfn) << PAGE_SHIFT)

@@ -12,6 +12,8 @@
 #ifndef _ASM_TSAR_PGTABLE_H
 #define _ASM_TSAR_PGTABLE_H
 
+#include <linux/threads.h>
+#include <asm/kmap_size.h>
 #include <asm/mem-layout.h>
 #include <asm/pgtable-bits.h>
 #include <asm/page.h>
@@ -23,13 +25,30 @@
 #define USER_PTRS_PER_PGD	(TASK_SIZE / PGDIR_SIZE)
 
 /*
- * vmalloc lives above the linear map, after a guard gap, and ends two
- * pages below the fixmap. The fixmap's second-level table covers the
- * last big-page region, so vmalloc stops at that region's start.
+ * The top of the kernel half, from the top down: the fixmap (its own
+ * slots and, with HIGHMEM, KM_MAX_IDX kmap_local slots per CPU), in
+ * whole big-page regions of second-level tables from FIXMAP_BASE; with
+ * HIGHMEM, one region of kmap() slots (PKMAP_BASE, asm/highmem.h); then
+ * vmalloc, which starts above the linear map after a guard gap and ends
+ * two pages below them. FIXMAP_PAGES bounds asm/fixmap.h's slots (a
+ * build-time check in mm/init.c).
  */
+#define FIXMAP_OWN_PAGES	16
+#ifdef CONFIG_HIGHMEM
+#define FIXMAP_PAGES		(FIXMAP_OWN_PAGES + KM_MAX_IDX * NR_CPUS)
+#else
+#define FIXMAP_PAGES		FIXMAP_OWN_PAGES
+#endif
+#define FIXMAP_BASE		((FIXADDR_TOP - FIXMAP_PAGES * PAGE_SIZE) & PGDIR_MASK)
+#ifdef CONFIG_HIGHMEM
+#define PKMAP_BASE		(FIXMAP_BASE - PGDIR_SIZE)
+#define VMALLOC_AREA_END	PKMAP_BASE
+#else
+#define VMALLOC_AREA_END	FIXMAP_BASE
+#endif
 #define VMALLOC_START	(((unsigned long)high_memory + VMALLOC_OFFSET) & \
 			 ~(VMALLOC_OFFSET - 1))
-#define VMALLOC_END	((FIXADDR_TOP & PGDIR_MASK) - 2 * PAGE_SIZE)
+#define VMALLOC_END	(VMALLOC_AREA_END - 2 * PAGE_SIZE)
 
 /* Protections. Hardware-set bits (L, R, D) are never requested here. */
 #define _PAGE_BASE	(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_CACHEABLE)
