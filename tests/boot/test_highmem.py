@@ -10,12 +10,10 @@ file larger than lowmem written to and read back from the disk through the
 page cache without bounce buffers, and 16 MiB through a pipe.
 """
 import re
-import shutil
-import subprocess
 
 import pytest
 
-from guest import DISK_ROOT_ARGS, SPLATS, busybox_disk, guest_kernel, program_status
+from guest import DISK_ROOT_ARGS, SPLATS, busybox_disk, edited_dtb, guest_kernel, program_status
 from kbuild import DEBUG_KEYS, SERIES_KEYS, debug_id
 
 pytestmark = pytest.mark.kernel
@@ -41,19 +39,16 @@ def kernel(request):
 @pytest.fixture(scope="module")
 def highmem_dtb(kernel, tmp_path_factory):
     """The kernel's DTB with RAM in two banks: LOW at 0, HIGH at 4 GiB."""
-    if not shutil.which("dtc"):
-        pytest.skip("dtc not installed")
-    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(kernel.dtb)],
-                         capture_output=True, text=True, check=True).stdout
     bank = (f"\tmemory@{HIGH_BASE:x} {{\n\t\tdevice_type = \"memory\";\n"
             f"\t\treg = <{HIGH_BASE >> 32:#x} 0x0 {HIGH:#x}>;\n\t}};\n")
-    dts, n = re.subn(r"(\tmemory@0 \{[^}]*?reg = <0x0+ 0x0+ )0x[0-9a-f]+>;(\s*\};\n)",
-                     rf"\g<1>{LOW:#x}>;\g<2>{bank}", dts)
-    assert n == 1, dts
-    out = tmp_path_factory.mktemp("dtb") / "highmem.dtb"
-    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(out), "-"], input=dts,
-                   text=True, check=True)
-    return out
+
+    def two_banks(dts):
+        dts, n = re.subn(r"(\tmemory@0 \{[^}]*?reg = <0x0+ 0x0+ )0x[0-9a-f]+>;(\s*\};\n)",
+                         rf"\g<1>{LOW:#x}>;\g<2>{bank}", dts)
+        assert n == 1, dts
+        return dts
+
+    return edited_dtb(kernel.dtb, tmp_path_factory.mktemp("dtb") / "highmem.dtb", two_banks)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from guest import DISK_ROOT_ARGS, busybox_disk, guest_kernel, program_status
+from guest import DISK_ROOT_ARGS, busybox_disk, edited_dtb, guest_kernel, program_status
 
 pytestmark = pytest.mark.kernel
 
@@ -51,16 +51,13 @@ def kernel():
 
 @pytest.fixture(scope="module")
 def small_dtb(kernel, tmp_path_factory):
-    if not shutil.which("dtc"):
-        pytest.skip("dtc not installed")
-    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(kernel.dtb)],
-                         capture_output=True, text=True, check=True).stdout
-    dts, n = re.subn(r"(memory@0 \{[^}]*?reg = <0x0+ 0x0+ )0x[0-9a-f]+>", rf"\g<1>{RAM:#x}>", dts)
-    assert n == 1, dts
-    out = tmp_path_factory.mktemp("dtb") / "ram24m.dtb"
-    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(out), "-"], input=dts,
-                   text=True, check=True)
-    return out
+    def shrink(dts):
+        dts, n = re.subn(r"(memory@0 \{[^}]*?reg = <0x0+ 0x0+ )0x[0-9a-f]+>", rf"\g<1>{RAM:#x}>",
+                         dts)
+        assert n == 1, dts
+        return dts
+
+    return edited_dtb(kernel.dtb, tmp_path_factory.mktemp("dtb") / "ram24m.dtb", shrink)
 
 
 @pytest.fixture(scope="module")

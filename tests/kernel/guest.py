@@ -17,6 +17,7 @@ import ast
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -159,6 +160,18 @@ def busybox_disk(kernel, image, size="32M", rootfs=None):
     subprocess.run([ROOT / "scripts/make-disk.sh", tree, image, size], check=True,
                    capture_output=True)
     return image
+
+
+def edited_dtb(dtb, out, edit):
+    """``dtb`` decompiled by dtc, its source passed through ``edit`` (a function
+    of the DTS text), compiled into ``out``; skips the test without dtc."""
+    if not shutil.which("dtc"):
+        pytest.skip("dtc not installed")
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", str(dtb)],
+                         capture_output=True, text=True, check=True).stdout
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(out), "-"],
+                   input=edit(dts), text=True, check=True)
+    return out
 
 
 # What a kernel prints when something went wrong (the debug kernel's

@@ -9,22 +9,6 @@
 #include "libc.h"
 #include "settings.h"
 
-/* The whole of a small file into buf (NUL-terminated): its length, or -1. */
-static __attribute__((unused))
-int slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY, 0);
-	int n, len = 0;
-
-	if (fd < 0)
-		return -1;
-	while (len < (int)size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	return len;
-}
-
 /*
  * The number after "key" at the start of a line of path ("Key: N kB" or
  * "key N"); -1 if there is no such line.
@@ -36,7 +20,7 @@ long proc_value(const char *path, const char *key)
 	size_t len = strlen(key);
 	char *p;
 
-	if (slurp(path, text, sizeof(text)) < 0)
+	if (read_file(path, text, sizeof(text)) < 0)
 		return -1;
 	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
 		if (strncmp(p, key, len) || (p[len] != ':' && p[len] != ' '))

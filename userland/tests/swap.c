@@ -71,7 +71,7 @@ static int in_proc_swaps(const char *path)
 	size_t len = strlen(path);
 	char *p;
 
-	if (slurp("/proc/swaps", buf, sizeof(buf)) < 0)
+	if (read_file("/proc/swaps", buf, sizeof(buf)) < 0)
 		return 0;
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
 		if (!strncmp(p, path, len) && (p[len] == ' ' || p[len] == '\t'))
