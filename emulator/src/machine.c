@@ -676,8 +676,12 @@ static cpu_t *pick_cpu(machine *m)
             best = &m->cpus[i];
     }
     m->slot_alone = false;
-    if (!best)
+    if (!best) {
+        /* every CPU sleeps: the first to wake gets a new pick (an unbounded
+         * slot of the CPU that ran alone must not carry over to it) */
+        m->slot_end = 0;
         return NULL;
+    }
     uint64_t q = m->quantum;
     if (m->randomize) {
         cpu_t *cand[MAX_CPUS];

@@ -28,6 +28,7 @@ SMP_PROGRAMS = {
     "t_smp_mmu": rb"smp mmu coherent\n",
     "t_smp_order": rb"order hash 0x[0-9a-f]{8} switches \d+\n",
     "t_smp_wake": rb"wake: 3 pulses seen\n",
+    "t_smp_handoff": rb"handoff: CPU 1 ran after \d+ spins\n",
 }
 MODES = [[], ["-seed", "1"], ["-seed", "2"], ["-quantum", "3"], ["-seed", "7", "-quantum", "40"]]
 
