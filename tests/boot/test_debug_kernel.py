@@ -25,8 +25,10 @@ ON_PURPOSE_OOPS = {"modules", "hostile-oom", "kernel-rwx"}
 # Run by test_kunit.py in a boot of its own: the self-test modules.
 OTHER_KERNEL = {"kernel-selftest-modules"}
 # Programs that need a disk image attached (tests/boot/test_blockdev.py,
-# test_swap.py: BusyBox's dd and mkswap, and a partition).
-NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer", "powercut", "swap"}
+# test_swap.py: BusyBox's dd and mkswap, and a partition; test_highmem.py,
+# which also gives the debug kernel RAM above 4 GiB).
+NEEDS_DISK = {"blockdev-raw", "disk-bench", "disk-persist", "disk-writer", "powercut", "swap",
+              "highmem"}
 PROGRAMS = [p for p in guest_programs() if p not in ON_PURPOSE_OOPS | OTHER_KERNEL | NEEDS_DISK]
 
 # Checks of the programs that a series' kernel refuses by design, by
