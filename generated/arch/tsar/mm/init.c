@@ -199,6 +199,26 @@ static void __init pkmap_init(void)
 static inline void pkmap_init(void) { }
 #endif
 
+#ifdef CONFIG_HAVE_ARCH_PFN_VALID
+/*
+ * A PFN has an entry in the memory map if its section is present and its
+ * pageblock holds RAM: memblock_free_all() gives back the memory map of a
+ * section's holes in whole pageblocks (8 MiB of a 1 GiB section otherwise,
+ * whatever the RAM in it).
+ */
+int pfn_valid(unsigned long pfn)
+{
+	unsigned long first = round_down(pfn, pageblock_nr_pages);
+
+	if (pfn_to_section_nr(pfn) >= NR_MEM_SECTIONS ||
+	    !valid_section_nr(pfn_to_section_nr(pfn)))
+		return 0;
+	return memblock_overlaps_region(&memblock.memory, PFN_PHYS(first),
+					PFN_PHYS(pageblock_nr_pages));
+}
+EXPORT_SYMBOL(pfn_valid);
+#endif
+
 /*
  * Decide what is lowmem, set up the memblock limits and map it. RAM the
  * linear map cannot reach (beyond LOWMEM_LIMIT - PAGE_OFFSET bytes, or in

@@ -69,6 +69,11 @@ extern unsigned long max_mapnr;
 #define pfn_valid(pfn)		((pfn) >= ARCH_PFN_OFFSET && \
 				 ((pfn) - ARCH_PFN_OFFSET) < max_mapnr)
 #endif
+#ifdef CONFIG_HAVE_ARCH_PFN_VALID
+/* The MMU layer's: a memory map with holes (mm/init.c). */
+int pfn_valid(unsigned long pfn);
+#define pfn_valid pfn_valid
+#endif
 
 #define virt_to_pfn(kaddr)	(__pa(kaddr) >> PAGE_SHIFT)
 #define pfn_to_virt(pfn)	__va((pfn) << PAGE_SHIFT)

@@ -11,9 +11,8 @@
  * (migration entries): RAM must sit below 2^(26 + PAGE_SHIFT) = 256 GiB,
  * the clusters of the first four columns of a TSAR mesh (paging_init()
  * leaves the rest out). A section number lives in page->flags, where 6.1's
- * 22 page flags and the zone leave 8 bits: 1 GiB sections. Each present
- * section has a memory map for all of it, in lowmem: 8 MiB for a cluster
- * whatever its RAM (256 MiB at most in the local map).
+ * 22 page flags and the zone leave 8 bits: 1 GiB sections. The memory
+ * map over a section's holes is given back at boot (pfn_valid(), mm/init.c).
  */
 #ifndef _ASM_MMU_CP2_SPARSEMEM_H
 #define _ASM_MMU_CP2_SPARSEMEM_H
